@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The one typed configuration object. Only this module reads `process.env`. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Admin API is disabled when null. */
+  adminToken: string | null;
+  /** Part of every cache key; a deploy changes it. */
+  engineVersion: string;
+  logLevel: string;
+  /** Test-only escape hatch for the SSRF guard: CIDRs or host:port. Empty by default. */
+  allowPrivateTargets: string[];
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  /** Internal parallelism of one batch call. */
+  batchParallelism: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+export function packageVersion(): string {
+  const pkgPath = join(projectRoot(), 'package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+/** Root of the project, whether running from src/ (tsx) or dist/ (compiled). */
+export function projectRoot(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..');
+}
+
+/** Build id written by `npm run build` (scripts/write-build-id.mjs); "dev" when running from source. */
+function buildId(): string {
+  try {
+    return readFileSync(join(projectRoot(), 'dist', 'build-id.txt'), 'utf8').trim() || 'dev';
+  } catch {
+    return 'dev';
+  }
+}
+
+export function defaultEngineVersion(): string {
+  return `${packageVersion()}+${buildId()}`;
+}
+
+function parsePort(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`PORT must be an integer 0-65535, got "${raw}"`);
+  return n;
+}
+
+function parsePositiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return n;
+}
+
+function emptyToNull(raw: string | undefined): string | null {
+  return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
+  return {
+    port: parsePort(env.PORT, 8080),
+    host: env.HOST?.trim() || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR?.trim() || './data'),
+    adminToken: emptyToNull(env.ADMIN_TOKEN),
+    engineVersion: emptyToNull(env.ENGINE_VERSION) ?? defaultEngineVersion(),
+    logLevel,
+    allowPrivateTargets: (env.ALLOW_PRIVATE_TARGETS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    databaseUrl: emptyToNull(env.DATABASE_URL),
+    redisUrl: emptyToNull(env.REDIS_URL),
+    batchParallelism: parsePositiveInt('BATCH_PARALLELISM', env.BATCH_PARALLELISM, 8),
+  };
+}

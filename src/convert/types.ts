@@ -1,0 +1,34 @@
+/** A flag the client should know about; `code` is stable, `message` human. */
+export interface Warning {
+  code: string;
+  message: string;
+}
+
+/** Metadata of a converted document. title/description/language are always present (null when unknown). */
+export interface DocumentMetadata {
+  title: string | null;
+  description: string | null;
+  language: string | null;
+  site_name?: string | null;
+  author?: string | null;
+  published_at?: string | null;
+  content_type?: string | null;
+  page_count?: number | null;
+}
+
+export interface ConvertResult {
+  markdown: string;
+  metadata: DocumentMetadata;
+  warnings: Warning[];
+}
+
+/** Input of the format dispatcher: the fetched bytes and what the server said about them. */
+export interface ConvertInput {
+  body: Buffer;
+  /** Media type from Content-Type (no parameters), null when absent. */
+  contentType: string | null;
+  /** Response headers, lower-case names (charset, Content-Language…). */
+  headers: Record<string, string>;
+  /** Final URL, the base for relative links. */
+  url: string;
+}
