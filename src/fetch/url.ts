@@ -1,19 +1,103 @@
 import { ServiceError } from '../errors.js';
+import { rewriteCodeHostUrl } from './code-hosts.js';
+import { parseIp } from './ip.js';
+import { isAllowedPrivate, nonPublicReason, parseAllowList, type AllowList } from './ssrf.js';
+
+/** Longer URLs are refused outright; no real page needs more. */
+export const MAX_URL_LENGTH = 8192;
 
 /**
- * INTERIM (owned by the fetcher work, issue 4): validates a request URL and returns its
- * canonical form. Full host checks and code-host rewrites replace this.
+ * Names that never lead to a public host: RFC 6761/6762 special-use names, the
+ * ICANN-reserved `internal`, and TLDs commonly used for private networks. Dotless names
+ * are refused too (they resolve through search domains, i.e. internally).
  */
-export function canonicalizeRequestUrl(raw: string): string {
+const INTERNAL_SUFFIXES = [
+  'localhost',
+  'local',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'corp',
+  'private',
+  'localdomain',
+  'home.arpa',
+  'arpa',
+  'onion',
+];
+
+export interface UrlCheckOptions {
+  allowPrivateTargets?: readonly string[];
+}
+
+/**
+ * Validates a request URL and returns its canonical form: http/https only, no
+ * credentials, lower-case punycode host without trailing dot, no default port, no
+ * fragment; code-host blob pages rewritten to raw content. Hosts that are literally
+ * private or internal (any IP spelling the WHATWG parser accepts, `localhost`,
+ * `*.internal`, …) are refused unless the escape hatch allows them.
+ * Throws ServiceError INVALID_URL.
+ */
+export function canonicalizeRequestUrl(raw: string, opts: UrlCheckOptions = {}): string {
+  const allow = parseAllowList(opts.allowPrivateTargets ?? []);
+  const url = parseHttpUrl(raw);
+  const rewritten = rewriteCodeHostUrl(url) ?? url;
+  assertPublicHostLiteral(rewritten, allow);
+  return rewritten.href;
+}
+
+/** Parses and normalises an http(s) URL (no host policy); throws INVALID_URL. */
+export function parseHttpUrl(raw: string, base?: string): URL {
+  if (typeof raw !== 'string' || raw.length === 0) throw invalid('the URL is empty');
+  if (raw.length > MAX_URL_LENGTH) throw invalid(`the URL is longer than ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
-    url = new URL(raw);
+    url = new URL(raw.trim(), base);
   } catch {
-    throw new ServiceError('INVALID_URL', 'the URL could not be parsed');
+    throw invalid('the URL could not be parsed');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ServiceError('INVALID_URL', `scheme ${url.protocol.replace(':', '')} is not allowed; use http or https`);
+    throw invalid(`scheme ${url.protocol.replace(/:$/, '')} is not allowed; use http or https`);
+  }
+  if (url.username !== '' || url.password !== '') throw invalid('URLs with credentials are not allowed');
+  if (url.hostname === '') throw invalid('the URL has no host');
+  if (url.hostname.endsWith('.') && !url.hostname.startsWith('[')) {
+    const trimmed = url.hostname.replace(/\.+$/, '');
+    if (trimmed === '') throw invalid('the URL has no host');
+    url.hostname = trimmed;
   }
   url.hash = '';
-  return url.href;
+  return url;
+}
+
+/** Default port of the URL's scheme when none is given. */
+export function urlPort(url: URL): number {
+  if (url.port !== '') return Number(url.port);
+  return url.protocol === 'https:' ? 443 : 80;
+}
+
+/**
+ * Refuses a URL whose host is literally non-public (IP literal in a special-purpose
+ * range, internal name, dotless name) unless the allow-list lets it through. The
+ * resolved address is checked again at connect time.
+ */
+export function assertPublicHostLiteral(url: URL, allow: AllowList): void {
+  const host = url.hostname;
+  const port = urlPort(url);
+  const ip = parseIp(host);
+  if (ip) {
+    const reason = nonPublicReason(ip);
+    if (reason && !isAllowedPrivate(allow, { host, port, address: ip })) {
+      throw invalid(`the host is not a public address (${reason})`);
+    }
+    return;
+  }
+  const internal = !host.includes('.') || INTERNAL_SUFFIXES.some((s) => host === s || host.endsWith(`.${s}`));
+  if (internal && !isAllowedPrivate(allow, { host, port })) {
+    throw invalid('the host is private or internal');
+  }
+}
+
+function invalid(message: string): ServiceError {
+  return new ServiceError('INVALID_URL', message);
 }
