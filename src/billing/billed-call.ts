@@ -1,0 +1,174 @@
+import { ServiceError } from '../errors.js';
+import type { Account, CreditSource, RefundResult, Stores } from '../store/types.js';
+import { nextPeriodStart, utcPeriod } from './period.js';
+import { PLANS } from './plans.js';
+
+/** A slot expires this long after it was taken, whatever happens to the process holding it. */
+export const SLOT_TTL_MS = 30_000;
+
+export interface BillingDeps {
+  stores: Stores;
+  now: () => number;
+  newId: (prefix: string) => string;
+  logger?: { error(obj: object, msg?: string): void };
+}
+
+/**
+ * What the response headers report. Owned by one request and updated as billing proceeds,
+ * so an error response still tells the account's state at that moment.
+ */
+export interface BillingState {
+  /** Monthly plan credits left; null = unlimited (header omitted). */
+  planRemaining: number | null;
+  /** ISO instant when plan credits reset. */
+  resetAt: string;
+  /** Pool the request is billed to; null when nothing is (still) charged. */
+  billed: CreditSource | null;
+  /** Bought-credit balance, reported only when billed to credits. */
+  creditsRemaining: number | null;
+  /** Headroom for more in-flight requests; null before a slot was tried. */
+  concurrentRemaining: number | null;
+}
+
+export function initialBillingState(nowMs: number): BillingState {
+  return {
+    planRemaining: null,
+    resetAt: nextPeriodStart(nowMs).toISOString(),
+    billed: null,
+    creditsRemaining: null,
+    concurrentRemaining: null,
+  };
+}
+
+export interface ChargeHandle {
+  chargeId: string | null;
+  source: CreditSource | null;
+  /** Returns `amount` of this call's charge (e.g. a failed batch item); idempotent per `key`. */
+  refund(amount: number, key: string): Promise<void>;
+}
+
+export interface BilledCallOptions {
+  account: Account;
+  operation: string;
+  /** Credits for the call; 0 still takes a concurrency slot. */
+  cost: number;
+  state: BillingState;
+}
+
+function planRemaining(account: Account, planUsed: number): number | null {
+  const limit = PLANS[account.plan].monthlyCredits;
+  return limit === null ? null : Math.max(0, limit - planUsed);
+}
+
+/**
+ * The billing order of DESIGN §4 around one unit of work: acquire a slot → charge →
+ * run → on failure refund (exactly once) → release the slot (always).
+ */
+export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions, work: (charge: ChargeHandle) => Promise<T>): Promise<T> {
+  const { stores } = deps;
+  const { account, state } = opts;
+  const plan = PLANS[account.plan];
+  const slotId = deps.newId('slot');
+  const slot = await stores.slots.acquire({
+    accountId: account.id,
+    slotId,
+    limit: plan.concurrency,
+    nowMs: deps.now(),
+    ttlMs: SLOT_TTL_MS,
+  });
+  if (!slot.acquired) {
+    state.concurrentRemaining = 0;
+    throw new ServiceError('CONCURRENT_LIMIT', `${slot.inFlight} requests in flight; limit ${plan.concurrency}`, {
+      in_flight: slot.inFlight,
+      limit: plan.concurrency,
+      retry_after: 1,
+    });
+  }
+  state.concurrentRemaining = Math.max(0, plan.concurrency - slot.inFlight);
+  try {
+    const handle = await charge(deps, opts);
+    try {
+      return await work(handle);
+    } catch (err) {
+      await handle.refund(Number.MAX_SAFE_INTEGER, 'failure');
+      if (handle.source !== null) {
+        state.billed = null;
+        state.creditsRemaining = null;
+      }
+      throw err;
+    }
+  } finally {
+    await stores.slots.release(account.id, slotId).catch((err: unknown) => {
+      // The 30 s expiry frees it anyway; log so an operator sees a flapping store.
+      deps.logger?.error({ err, slotId }, 'slot release failed');
+    });
+  }
+}
+
+async function charge(deps: BillingDeps, opts: BilledCallOptions): Promise<ChargeHandle> {
+  const { stores } = deps;
+  const { account, state, cost } = opts;
+  const plan = PLANS[account.plan];
+  const now = deps.now();
+  const period = utcPeriod(now);
+  state.resetAt = nextPeriodStart(now).toISOString();
+  if (cost === 0) {
+    const usage = await stores.ledger.getUsage(account.id, period);
+    state.planRemaining = planRemaining(account, usage.planUsed);
+    return { chargeId: null, source: null, refund: async () => {} };
+  }
+  const chargeId = deps.newId('chg');
+  const result = await stores.ledger.charge({
+    chargeId,
+    accountId: account.id,
+    period,
+    amount: cost,
+    planLimit: plan.monthlyCredits,
+    allowBought: plan.paid,
+    operation: opts.operation,
+    now,
+  });
+  state.planRemaining = planRemaining(account, result.planUsed);
+  if (!result.ok) {
+    if (!plan.paid) {
+      throw new ServiceError('RATE_LIMITED', `the ${plan.label} plan's ${plan.monthlyCredits} monthly credits are used up`, {
+        retry_after: state.resetAt,
+      });
+    }
+    throw new ServiceError(
+      'PAYMENT_REQUIRED',
+      `monthly plan credits are used up and ${result.boughtBalance} bought credits do not cover ${cost}`,
+    );
+  }
+  state.billed = result.source;
+  state.creditsRemaining = result.source === 'credit' ? result.boughtBalance : null;
+  const handle: ChargeHandle = {
+    chargeId,
+    source: result.source,
+    async refund(amount, key) {
+      const refunded = await refundWithRetry(deps, { refundId: `${chargeId}:${key}`, chargeId, amount, now: deps.now() });
+      if (refunded && refunded.source !== null) {
+        state.planRemaining = planRemaining(account, refunded.planUsed);
+        if (state.billed === 'credit') state.creditsRemaining = refunded.boughtBalance;
+      }
+    },
+  };
+  return handle;
+}
+
+/** A refund must not be lost to a passing store hiccup: try a few times, then log loudly. */
+async function refundWithRetry(
+  deps: BillingDeps,
+  req: { refundId: string; chargeId: string; amount: number; now: number },
+): Promise<RefundResult | null> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await deps.stores.ledger.refund(req);
+    } catch (err) {
+      lastError = err;
+    }
+  }
+  deps.logger?.error({ err: lastError, chargeId: req.chargeId, refundId: req.refundId }, 'refund failed; charge kept');
+  return null;
+}
