@@ -29,3 +29,41 @@ export interface Fetcher {
   /** Fetches robots.txt-style side resources (probes) with their own bound; same safety. */
   dispatcher?: Dispatcher;
 }
+
+/** Options for auxiliary resources (robots.txt, llms.txt, sitemaps, probes). */
+export interface ResourceOptions {
+  signal?: AbortSignal;
+  /** Whole-request deadline including the body; default the page deadline (15 s). */
+  timeoutMs?: number;
+  /** Cap on raw and on decoded bytes; default 10 MB. */
+  maxBytes?: number;
+  /** When the cap is hit, return the first `maxBytes` bytes (truncated: true) instead of TOO_LARGE. */
+  truncate?: boolean;
+  /** Redirect hops to follow (each re-validated); 0 returns the 3xx itself. Default 5. */
+  followRedirects?: number;
+  /** Extra request headers (e.g. Accept). Credentials and hop-by-hop headers are dropped. */
+  headers?: Record<string, string>;
+}
+
+/** A resource fetched with the same safety as a page, but any status is returned as is. */
+export interface FetchedResource {
+  /** Final URL after the redirects followed, canonicalised. */
+  url: string;
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  /** Media type without parameters, lower-case; null when absent. */
+  contentType: string | null;
+  /** Content-decoded body (also for error statuses). */
+  body: Buffer;
+  truncated: boolean;
+}
+
+/**
+ * Safe side fetches for the sibling operations. No robots check, no status mapping;
+ * network failures still throw ServiceError (INVALID_URL, URL_NOT_FOUND, TIMEOUT,
+ * TLS_ERROR, TOO_LARGE, UPSTREAM_ERROR).
+ */
+export interface ResourceFetcher {
+  fetchResource(url: string, options?: ResourceOptions): Promise<FetchedResource>;
+}

@@ -1,0 +1,145 @@
+import { Readable, type Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+
+/** Thrown when a cap is exceeded; `which` says whether raw or decoded bytes overflowed. */
+export class BodyTooLargeError extends Error {
+  override name = 'BodyTooLargeError';
+  constructor(readonly which: 'raw' | 'decoded', readonly limit: number) {
+    super(`${which} body exceeds ${limit} bytes`);
+  }
+}
+
+/** Thrown when Content-Encoding names a coding we cannot decode. */
+export class UnsupportedEncodingError extends Error {
+  override name = 'UnsupportedEncodingError';
+}
+
+export interface ReadBodyOptions {
+  /** Content-Encoding codings in the order they were applied (header order). */
+  encodings: string[];
+  /** Cap on raw (wire) bytes and, separately, on decoded bytes. */
+  maxBytes: number;
+  /** Return the first `maxBytes` decoded bytes instead of failing (robots.txt, sniffing). */
+  truncate?: boolean;
+}
+
+export interface BodyResult {
+  body: Buffer;
+  rawBytes: number;
+  truncated: boolean;
+}
+
+/** Parses a Content-Encoding header into codings (lower-case, `identity` dropped). */
+export function parseContentEncoding(header: string | undefined): string[] {
+  return (header ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '' && s !== 'identity');
+}
+
+class Truncated extends Error {}
+
+/**
+ * Reads a response body while streaming: raw bytes counted as they arrive, each coding
+ * undone by a zlib stream (tolerant of a truncated tail, like browsers), decoded bytes
+ * counted as they come out. Memory stays at the cap plus a few chunks however far a
+ * compressed body would inflate. Errors from `source` (aborts) propagate unchanged.
+ */
+export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBodyOptions): Promise<BodyResult> {
+  const { maxBytes, truncate = false } = opts;
+  const decoders = [...opts.encodings].reverse().map(createDecoder);
+  let rawBytes = 0;
+  let decodedBytes = 0;
+  const chunks: Buffer[] = [];
+  let truncated = false;
+
+  async function* countRaw(): AsyncGenerator<Buffer> {
+    for await (const chunk of source) {
+      rawBytes += chunk.byteLength;
+      if (rawBytes > maxBytes) {
+        if (truncate && decoders.length === 0) {
+          yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength - (rawBytes - maxBytes));
+          throw new Truncated();
+        }
+        throw new BodyTooLargeError('raw', maxBytes);
+      }
+      yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    }
+  }
+
+  async function collect(decoded: AsyncIterable<Buffer>): Promise<void> {
+    for await (const chunk of decoded) {
+      decodedBytes += chunk.length;
+      if (decodedBytes > maxBytes) {
+        if (!truncate) throw new BodyTooLargeError('decoded', maxBytes);
+        chunks.push(chunk.subarray(0, chunk.length - (decodedBytes - maxBytes)));
+        throw new Truncated();
+      }
+      chunks.push(chunk);
+    }
+  }
+
+  try {
+    const stages = [Readable.from(countRaw()), ...decoders, collect] as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream];
+    await pipeline(...stages);
+  } catch (err) {
+    if (err instanceof Truncated || (truncate && isTruncation(err))) truncated = true;
+    else throw err;
+  }
+  return { body: Buffer.concat(chunks), rawBytes, truncated };
+}
+
+function isTruncation(err: unknown): boolean {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e instanceof Error; i++) {
+    if (e instanceof Truncated) return true;
+    e = e.cause;
+  }
+  return false;
+}
+
+type Stage = Transform | ((source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>);
+
+function createDecoder(coding: string): Stage {
+  switch (coding) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
+    case 'deflate':
+      return inflateEither;
+    case 'br':
+      return createBrotliDecompress({ finishFlush: constants.BROTLI_OPERATION_FLUSH });
+    default:
+      throw new UnsupportedEncodingError(`unsupported content coding "${coding}"`);
+  }
+}
+
+/**
+ * HTTP "deflate" is zlib-wrapped by the spec but raw DEFLATE from many servers: pick by
+ * the first byte (a zlib header has compression method 8 in its low nibble).
+ */
+async function* inflateEither(source: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) return;
+  const head: Buffer = first.value;
+  const inflater =
+    ((head[0] ?? 0) & 0x0f) === 8
+      ? createInflate({ finishFlush: constants.Z_SYNC_FLUSH })
+      : createInflateRaw({ finishFlush: constants.Z_SYNC_FLUSH });
+  const input = Readable.from(
+    (async function* () {
+      yield head;
+      for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+    })(),
+  );
+  input.on('error', (e) => inflater.destroy(e));
+  input.pipe(inflater);
+  try {
+    for await (const chunk of inflater) yield chunk as Buffer;
+  } finally {
+    input.destroy();
+    inflater.destroy();
+  }
+}
