@@ -1,53 +1,121 @@
-import { parseDocument } from 'htmlparser2';
-import type { ChildNode, Element } from 'domhandler';
-import type { ConvertResult } from '../types.js';
+import { Element } from 'domhandler';
+import type { Document } from 'domhandler';
+import { ServiceError, isServiceError } from '../../errors.js';
+import type { ConvertResult, DocumentMetadata } from '../types.js';
+import { capDepth, findFirst, parseHtml } from './dom.js';
+import { pageLanguage } from './language.js';
+import { extractMainContent } from './main-content.js';
+import { MarkdownWriter } from './markdown.js';
+import { readMetadata } from './metadata.js';
+import { prepareDocument } from './prepare.js';
+import { effectiveBase } from './urls.js';
+import { pageWarnings } from './warnings.js';
 
 /**
- * INTERIM converter (replaced by the extraction engine, issue 5): visible text of <body>,
- * one paragraph per block element, title from <title>.
+ * The extraction engine: HTML in, main content out as GitHub-flavoured Markdown plus
+ * metadata and warnings. A pure function (no I/O, no globals). Phases: parse → cap depth →
+ * read metadata → prepare (drop non-content) → main content → Markdown → language, warnings.
+ * See docs/extraction.md.
  */
 export interface HtmlToMarkdownOptions {
   /** Content-Language response header, a hint for metadata.language. */
   contentLanguage?: string | null;
 }
 
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe']);
-const BLOCK = new Set(['p', 'div', 'section', 'article', 'main', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'br', 'pre', 'blockquote']);
+/** A description made from the first paragraph is cut at about this many characters. */
+const DESCRIPTION_MAX = 300;
+/** Share of control/replacement characters above which the input is binary, not HTML. */
+const BINARY_SHARE = 0.1;
 
-export function htmlToMarkdown(html: string, _baseUrl: string, options: HtmlToMarkdownOptions = {}): ConvertResult {
-  const doc = parseDocument(html);
-  const parts: string[] = [];
-  let title: string | null = null;
-  let lang: string | null = null;
-  const walk = (nodes: ChildNode[]): void => {
-    for (const node of nodes) {
-      if (node.type === 'text') {
-        parts.push(node.data);
-      } else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
-        const el = node as Element;
-        if (el.name === 'title' && title === null) title = textOf(el).trim() || null;
-        if (el.name === 'html' && el.attribs.lang) lang = el.attribs.lang;
-        if (SKIP.has(el.name)) continue;
-        if (BLOCK.has(el.name)) parts.push('\n\n');
-        walk(el.children);
-        if (BLOCK.has(el.name)) parts.push('\n\n');
-      }
-    }
-  };
-  walk(doc.children);
-  const markdown = parts
-    .join('')
-    .split(/\n{2,}/)
-    .map((p) => p.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n\n');
-  return {
-    markdown: markdown ? `${markdown}\n` : '',
-    metadata: { title, description: null, language: lang ?? options.contentLanguage ?? null },
-    warnings: [],
-  };
+export function htmlToMarkdown(html: string, baseUrl: string, options: HtmlToMarkdownOptions = {}): ConvertResult {
+  try {
+    return convert(html, baseUrl, options);
+  } catch (err) {
+    if (isServiceError(err)) throw err;
+    throw new ServiceError('EXTRACTION_FAILED', 'the page could not be converted', {}, { cause: err });
+  }
 }
 
-function textOf(el: Element): string {
-  return el.children.map((c) => (c.type === 'text' ? c.data : c.type === 'tag' ? textOf(c as Element) : '')).join('');
+function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions): ConvertResult {
+  if (looksBinary(html)) throw new ServiceError('EXTRACTION_FAILED', 'the document is binary, not HTML text');
+  const doc = parseHtml(html);
+  capDepth(doc);
+  const meta = readMetadata(doc);
+  const signals = prepareDocument(doc);
+  const body = bodyOf(doc);
+  const content = extractMainContent(body, { titles: meta.titleVariants });
+  const writer = new MarkdownWriter({ base: effectiveBase(baseUrl, meta.baseHref), drop: content.drop, stats: content.stats });
+  const markdown = sanitize(writer.render(content.roots));
+  let plainText: string | null = null;
+  const plain = (): string => (plainText ??= markdownToPlain(markdown));
+  const metadata: DocumentMetadata = {
+    title: sanitizeOrNull(meta.title),
+    description: sanitizeOrNull(meta.description ?? firstParagraph(markdown)),
+    language: pageLanguage(meta.htmlLang, options.contentLanguage, plain),
+  };
+  if (meta.siteName) metadata.site_name = sanitize(meta.siteName);
+  if (meta.author) metadata.author = sanitize(meta.author);
+  if (meta.publishedAt) metadata.published_at = sanitize(meta.publishedAt);
+  return { markdown, metadata, warnings: pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, plain().length) };
+}
+
+function bodyOf(doc: Document): Element {
+  const body = findFirst(doc, 'body');
+  if (body) return body;
+  const html = findFirst(doc, 'html');
+  if (html) return html;
+  const synthetic = new Element('body', {}, doc.children);
+  for (const c of doc.children) c.parent = synthetic;
+  doc.children = [synthetic];
+  synthetic.parent = doc;
+  return synthetic;
+}
+
+function looksBinary(html: string): boolean {
+  const sample = html.slice(0, 8192);
+  if (sample.length === 0) return false;
+  let bad = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 0xfffd) bad++;
+  }
+  return bad / sample.length > BINARY_SHARE;
+}
+
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Valid UTF-8 out: no lone surrogates, no control characters. */
+function sanitize(s: string): string {
+  return s.replace(CONTROL, '').replace(LONE_SURROGATE, '\ufffd');
+}
+
+function sanitizeOrNull(s: string | null): string | null {
+  if (s === null) return null;
+  const t = sanitize(s).trim();
+  return t === '' ? null : t;
+}
+
+/** Visible text of our own Markdown (for language detection and LOW_CONTENT). */
+function markdownToPlain(md: string): string {
+  return md
+    .replace(/^```.*$/gm, '')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^[#>\-*|: ]+/gm, '')
+    .replace(/[*_`|]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function firstParagraph(md: string): string | null {
+  for (const block of md.split(/\n{2,}/)) {
+    if (/^(?:#|```|\||>|- |\d+\. |!\[|\$\$|---)/.test(block)) continue;
+    const text = markdownToPlain(block);
+    if (text.length < 40) continue;
+    if (text.length <= DESCRIPTION_MAX) return text;
+    const cut = text.slice(0, DESCRIPTION_MAX);
+    return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), DESCRIPTION_MAX / 2))}…`;
+  }
+  return null;
 }

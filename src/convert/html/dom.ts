@@ -1,0 +1,164 @@
+import { parseDocument } from 'htmlparser2';
+import { Text } from 'domhandler';
+import type { AnyNode, ChildNode, Document, Element, ParentNode } from 'domhandler';
+
+/**
+ * DOM helpers over htmlparser2/domhandler. Nothing here recurses over the tree: pages may
+ * nest 100,000 levels deep, so walks use explicit stacks, and `capDepth` flattens anything
+ * deeper than MAX_DEPTH so that later phases (which do recurse) stay far from the stack limit.
+ */
+
+/** Deeper than any real page (the 181 benchmark pages peak around 40); keeps recursion safe. */
+export const MAX_DEPTH = 256;
+
+export function parseHtml(html: string): Document {
+  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+}
+
+export function isElement(node: AnyNode | null | undefined): node is Element {
+  return node !== null && node !== undefined && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
+}
+
+export function isText(node: AnyNode | null | undefined): node is Text {
+  return node !== null && node !== undefined && node.type === 'text';
+}
+
+export function attr(el: Element, name: string): string {
+  return el.attribs[name] ?? '';
+}
+
+/** Iterative pre-order walk over elements below `root`; `visit` returning false skips the subtree. */
+export function walkElements(root: ParentNode, visit: (el: Element) => boolean | void): void {
+  const stack: ChildNode[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i] as ChildNode);
+  while (stack.length > 0) {
+    const node = stack.pop() as ChildNode;
+    if (!isElement(node)) continue;
+    if (visit(node) === false) continue;
+    const kids = node.children;
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as ChildNode);
+  }
+}
+
+/** All elements with one of the given tag names, document order. */
+export function findAll(root: ParentNode, names: ReadonlySet<string>): Element[] {
+  const out: Element[] = [];
+  walkElements(root, (el) => {
+    if (names.has(el.name)) out.push(el);
+  });
+  return out;
+}
+
+export function findFirst(root: ParentNode, name: string): Element | null {
+  let found: Element | null = null;
+  walkElements(root, (el) => {
+    if (found) return false;
+    if (el.name === name) {
+      found = el;
+      return false;
+    }
+    return true;
+  });
+  return found;
+}
+
+/** Raw text of a subtree (no whitespace normalisation), iterative; skips script/style. */
+export function textOf(root: AnyNode): string {
+  if (isText(root)) return root.data;
+  if (!('children' in root)) return '';
+  const parts: string[] = [];
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (isText(node)) {
+      parts.push(node.data);
+    } else if ('children' in node && node.type !== 'script' && node.type !== 'style') {
+      const kids = node.children;
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as AnyNode);
+    }
+  }
+  return parts.join('');
+}
+
+export function collapseWhitespace(s: string): string {
+  return s.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+export function removeNode(node: ChildNode): void {
+  const parent = node.parent;
+  if (!parent) return;
+  const kids = parent.children;
+  const idx = kids.indexOf(node);
+  if (idx < 0) return;
+  kids.splice(idx, 1);
+  if (node.prev) node.prev.next = node.next;
+  if (node.next) node.next.prev = node.prev;
+  node.parent = null;
+  node.prev = null;
+  node.next = null;
+}
+
+/** Remove many children of possibly different parents in one pass per parent (O(n)). */
+export function removeNodes(nodes: readonly ChildNode[]): void {
+  const byParent = new Map<ParentNode, Set<ChildNode>>();
+  for (const n of nodes) {
+    if (!n.parent) continue;
+    let set = byParent.get(n.parent);
+    if (!set) byParent.set(n.parent, (set = new Set()));
+    set.add(n);
+  }
+  for (const [parent, set] of byParent) {
+    const kept = parent.children.filter((c) => !set.has(c));
+    relink(parent, kept);
+    for (const n of set) {
+      n.parent = null;
+      n.prev = null;
+      n.next = null;
+    }
+  }
+}
+
+function relink(parent: ParentNode, kids: ChildNode[]): void {
+  parent.children = kids;
+  for (let i = 0; i < kids.length; i++) {
+    const k = kids[i] as ChildNode;
+    k.parent = parent;
+    k.prev = (kids[i - 1] as ChildNode | undefined) ?? null;
+    k.next = (kids[i + 1] as ChildNode | undefined) ?? null;
+  }
+}
+
+/**
+ * Flatten every element deeper than `maxDepth`: its children become one text node with their
+ * text. Real content never nests that deep; hostile markup can nest 100,000 levels.
+ */
+export function capDepth(doc: Document, maxDepth = MAX_DEPTH): number {
+  let flattened = 0;
+  const stack: Array<[ParentNode, number]> = [[doc, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [ParentNode, number];
+    if (depth >= maxDepth && node.children.length > 0) {
+      const text = textOf(node);
+      relink(node, text ? [new Text(text)] : []);
+      flattened++;
+      continue;
+    }
+    for (const child of node.children) {
+      if (isElement(child)) stack.push([child, depth + 1]);
+    }
+  }
+  return flattened;
+}
+
+/** class + id of an element, lower-cased, for pattern tests. */
+export function classAndId(el: Element): string {
+  const c = el.attribs.class;
+  const i = el.attribs.id;
+  if (c === undefined && i === undefined) return '';
+  return `${c ?? ''} ${i ?? ''}`.toLowerCase();
+}
+
+export function hasClass(el: Element, re: RegExp): boolean {
+  const c = el.attribs.class;
+  return c !== undefined && re.test(c);
+}

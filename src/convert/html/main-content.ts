@@ -1,0 +1,555 @@
+import type { ChildNode, Element, ParentNode } from 'domhandler';
+import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import { computeStats, linkDensity } from './stats.js';
+import type { ElementStats, StatsMap } from './stats.js';
+
+/**
+ * Main-content detection. The idea comes from Mozilla Readability (score paragraphs, credit
+ * their ancestors, pick the best container, merge its good siblings, clean conditionally,
+ * retry with fewer assumptions) with boilerplate rules in the spirit of trafilatura and
+ * Defuddle (structural landmarks, class/id patterns, short boilerplate phrases). The tree
+ * is never modified here: the result is a list of content roots plus a set of elements the
+ * Markdown writer skips, so retries are cheap and need no re-parse.
+ *
+ * Phases (see extractMainContent): computeStats → markUnlikely → scoreParagraphs →
+ * pickTopCandidate → refineTopCandidate → mergeSiblings → pruneContent; the retry ladder
+ * drops one flag per attempt and keeps the longest result.
+ */
+
+export const FLAG_STRIP_UNLIKELYS = 1;
+export const FLAG_WEIGHT_CLASSES = 2;
+export const FLAG_CLEAN_CONDITIONALLY = 4;
+const ALL_FLAGS = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
+
+/** Below this many characters an attempt is considered a miss and the ladder goes on (Readability's 500). */
+export const CHAR_THRESHOLD = 500;
+/** Paragraphs shorter than this add nothing to their ancestors' scores. */
+const MIN_PARAGRAPH_LEN = 25;
+/** A paragraph's length adds at most this much (one point per 100 characters). */
+const MAX_LENGTH_BONUS = 3;
+/** Ancestor levels that receive a paragraph's score (parent full, grandparent half, then /3·level). */
+const SCORE_ANCESTOR_LEVELS = 5;
+/** Top-5 alternatives within this share of the top score vote for a common ancestor. */
+const ALTERNATIVE_SCORE_SHARE = 0.75;
+const MIN_ALTERNATIVE_VOTES = 3;
+/** A sibling joins the content at this share of the top score (but at least SIBLING_MIN_SCORE). */
+const SIBLING_SCORE_SHARE = 0.2;
+const SIBLING_MIN_SCORE = 10;
+/** Class/id weight: a positive or negative pattern moves a candidate by this much. */
+const CLASS_WEIGHT = 25;
+/** An unlikely-looking wrapper that holds this share of the page text is kept anyway. */
+const UNLIKELY_MAX_TEXT_SHARE = 0.5;
+/** Conditional cleaning removes small junk blocks; one holding this share of the content stays. */
+const CLEAN_MAX_TEXT_SHARE = 0.5;
+/** Byline-like lines are per-post author lines (forums, Q&A) when they repeat this often. */
+const THREAD_BYLINE_COUNT = 3;
+/** Short elements whose whole text is boilerplate are at most this long. */
+const BOILERPLATE_TEXT_MAX = 60;
+/** A `<header>` with a paragraph of at least this length is content (an intro), not chrome. */
+const HEADER_INTRO_LEN = 120;
+
+export const PATTERNS = {
+  unlikely:
+    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|paywall|popup|promo|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|widget|yom-remote/,
+  maybeCandidate: /and|article|body|column|content|main|mathjax|shadow|post|entry|story|thread|answer|question|product|docs/,
+  positive: /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
+  negative:
+    /-ad-|hidden|^hid$|\shid$|\shid\s|^hid\s|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|newsletter|subscri|cookie|consent|recommend|trending|taboola|caption|credit/,
+  byline: /byline|author|dateline|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
+  boilerplateText:
+    /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like|recommended( for you)?|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|story continues below.*|article continues below.*)$/i,
+  unlikelyRoles: /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog|banner|contentinfo|search)$/,
+  shareOrSocial: /share|social|sharing|follow-us/,
+} as const;
+
+/** Landmarks that are never the main content, whatever the flags. */
+const STRUCTURAL_BOILERPLATE = new Set(['nav', 'aside', 'footer', 'menu']);
+const PARAGRAPH_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const DIV_LIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center']);
+const LIST_ITEM_TAGS = new Set(['li', 'dd']);
+const SIBLING_BLOCKS = new Set(['p', 'pre', 'ul', 'ol', 'dl', 'table', 'blockquote', 'figure']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const CLEAN_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'section', 'header', 'dl']);
+const NEVER_UNLIKELY = new Set(['body', 'html', 'a', 'main', 'article', 'table', 'tbody', 'tr', 'td', 'th', 'pre', 'code']);
+
+export interface ExtractOptions {
+  /** Titles to drop when the content repeats them as a heading (metadata title, og:title, `<title>`). */
+  titles?: readonly string[];
+  /** Start from these flags (tests use it to look at one rung of the ladder). */
+  flags?: number;
+  /** Receives a line per decision (top candidates, attempts); off by default. */
+  debug?: (line: string) => void;
+}
+
+export interface Attempt {
+  flags: number;
+  textLength: number;
+}
+
+export interface MainContent {
+  /** Content roots in document order; the writer renders each, skipping `drop`. */
+  roots: Element[];
+  drop: Set<Element>;
+  attempts: Attempt[];
+  /** Index into `attempts` of the winner, or -1 when a fallback container was used. */
+  winner: number;
+  /** Visible text length of the chosen content (after drops). */
+  textLength: number;
+  stats: StatsMap;
+}
+
+export function extractMainContent(body: Element, opts: ExtractOptions = {}): MainContent {
+  const stats = computeStats(body);
+  const bodyStats = stats.get(body) ?? null;
+  const totalText = bodyStats ? bodyStats.textLen : 0;
+  const titles = normaliseTitles(opts.titles ?? []);
+  const attempts: Attempt[] = [];
+  const results: Array<{ roots: Element[]; drop: Set<Element>; textLength: number }> = [];
+  let flags = opts.flags ?? ALL_FLAGS;
+  for (;;) {
+    const unlikely = flags & FLAG_STRIP_UNLIKELYS ? markUnlikely(body, stats, totalText) : new Set<Element>();
+    const candidates = scoreParagraphs(body, stats, unlikely, flags);
+    const top = pickTopCandidate(body, candidates, stats);
+    const refined = refineTopCandidate(top, body, candidates, stats);
+    const roots = mergeSiblings(refined, body, candidates, stats, flags);
+    if (opts.debug) {
+      const ranked = [...candidates.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
+      for (const [el, sc] of ranked) opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
+      opts.debug(`flags=${flags} top=${describe(top)} refined=${describe(refined)} roots=${roots.map(describe).join(', ')}`);
+    }
+    const drop = pruneContent(roots, stats, unlikely, flags, titles, top);
+    const textLength = contentLength(roots, drop, stats);
+    attempts.push({ flags, textLength });
+    opts.debug?.(`attempt flags=${flags} textLength=${textLength} drops=${drop.size}`);
+    if (opts.debug) for (const d of drop) opts.debug(`  drop ${describe(d)} len=${stats.get(d)?.textLen}`);
+    results.push({ roots, drop, textLength });
+    if (textLength >= CHAR_THRESHOLD) break;
+    const next = dropOneFlag(flags);
+    if (next === flags) break;
+    flags = next;
+  }
+  let best = 0;
+  for (let i = 1; i < results.length; i++) {
+    if ((results[i]?.textLength ?? 0) > (results[best]?.textLength ?? 0)) best = i;
+  }
+  const chosen = results[best] as { roots: Element[]; drop: Set<Element>; textLength: number };
+  if (chosen.textLength === 0 && totalText > 0) {
+    const fallback = fallbackContainer(body);
+    const drop = pruneContent([fallback], stats, new Set(), 0, titles, null);
+    return { roots: [fallback], drop, attempts, winner: -1, textLength: contentLength([fallback], drop, stats), stats };
+  }
+  return { roots: chosen.roots, drop: chosen.drop, attempts, winner: best, textLength: chosen.textLength, stats };
+}
+
+function describe(el: Element): string {
+  const path: string[] = [];
+  let p: ParentNode | null = el;
+  for (let i = 0; i < 4 && isElement(p); i++, p = p.parent) {
+    const id = p.attribs.id ? `#${p.attribs.id}` : '';
+    const cls = p.attribs.class ? `.${p.attribs.class.trim().split(/\s+/).slice(0, 2).join('.')}` : '';
+    path.unshift(`${p.name}${id}${cls}`);
+  }
+  return path.join('>');
+}
+
+function dropOneFlag(flags: number): number {
+  if (flags & FLAG_STRIP_UNLIKELYS) return flags & ~FLAG_STRIP_UNLIKELYS;
+  if (flags & FLAG_WEIGHT_CLASSES) return flags & ~FLAG_WEIGHT_CLASSES;
+  if (flags & FLAG_CLEAN_CONDITIONALLY) return flags & ~FLAG_CLEAN_CONDITIONALLY;
+  return flags;
+}
+
+/** Elements whose class/id/role say "not content" (Readability's unlikely candidates). */
+function markUnlikely(body: Element, stats: StatsMap, totalText: number): Set<Element> {
+  const out = new Set<Element>();
+  const stack: Element[] = childElements(body).reverse();
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (isUnlikely(el, stats, totalText)) {
+      out.add(el);
+      continue;
+    }
+    if (el.name === 'pre' || el.name === 'code' || el.name === 'table') continue;
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  return out;
+}
+
+function isUnlikely(el: Element, stats: StatsMap, totalText: number): boolean {
+  if (NEVER_UNLIKELY.has(el.name)) return false;
+  const role = el.attribs.role;
+  const s = stats.get(el);
+  if (s && s.hasMainish) return false;
+  if (s && totalText > 0 && s.textLen > totalText * UNLIKELY_MAX_TEXT_SHARE) return false;
+  if (role !== undefined && PATTERNS.unlikelyRoles.test(role)) return true;
+  const ci = classAndId(el);
+  if (ci === '') return false;
+  return PATTERNS.unlikely.test(ci) && !PATTERNS.maybeCandidate.test(ci);
+}
+
+function classWeight(el: Element, flags: number): number {
+  if (!(flags & FLAG_WEIGHT_CLASSES)) return 0;
+  let w = 0;
+  const c = el.attribs.class;
+  const id = el.attribs.id;
+  if (c) {
+    const lc = c.toLowerCase();
+    if (PATTERNS.negative.test(lc)) w -= CLASS_WEIGHT;
+    if (PATTERNS.positive.test(lc)) w += CLASS_WEIGHT;
+  }
+  if (id) {
+    const li = id.toLowerCase();
+    if (PATTERNS.negative.test(li)) w -= CLASS_WEIGHT;
+    if (PATTERNS.positive.test(li)) w += CLASS_WEIGHT;
+  }
+  const itemprop = el.attribs.itemprop;
+  if (itemprop && /articleBody|text|description/.test(itemprop)) w += CLASS_WEIGHT;
+  return w;
+}
+
+function tagBaseScore(name: string): number {
+  switch (name) {
+    case 'div': case 'article': case 'main': return 5;
+    case 'pre': case 'td': case 'blockquote': return 3;
+    case 'address': case 'ol': case 'ul': case 'dl': case 'dd': case 'dt': case 'li': case 'form': return -3;
+    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': case 'th': return -5;
+    default: return 0;
+  }
+}
+
+type Candidates = Map<Element, number>;
+
+function isScorable(el: Element, s: ElementStats): boolean {
+  if (PARAGRAPH_TAGS.has(el.name)) return true;
+  if (DIV_LIKE.has(el.name)) return !s.hasBlock;
+  if (LIST_ITEM_TAGS.has(el.name)) return s.textLen - s.linkLen >= MIN_PARAGRAPH_LEN;
+  return false;
+}
+
+function scoreParagraphs(body: Element, stats: StatsMap, unlikely: Set<Element>, flags: number): Candidates {
+  const cands: Candidates = new Map();
+  const stack: Element[] = childElements(body).reverse();
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (unlikely.has(el) || STRUCTURAL_BOILERPLATE.has(el.name)) continue;
+    const s = stats.get(el);
+    if (!s) continue;
+    if (isScorable(el, s) && s.textLen >= MIN_PARAGRAPH_LEN) {
+      // Text split by <br> pairs is several paragraphs: let its length count for more.
+      const lengthCap = MAX_LENGTH_BONUS + Math.floor(s.breaks / 2);
+      const score = 1 + s.commas + Math.min(Math.floor(s.textLen / 100), lengthCap);
+      let anc = el.parent;
+      for (let level = 0; level < SCORE_ANCESTOR_LEVELS && isElement(anc); level++) {
+        if (anc.name === 'html') break;
+        let cur = cands.get(anc);
+        if (cur === undefined) cur = tagBaseScore(anc.name) + classWeight(anc, flags);
+        const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+        cands.set(anc, cur + score / divider);
+        anc = anc.parent;
+      }
+    }
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  // Link-heavy containers are navigation, whatever their raw score.
+  for (const [el, score] of cands) cands.set(el, score * (1 - linkDensity(stats.get(el))));
+  return cands;
+}
+
+function pickTopCandidate(body: Element, cands: Candidates, _stats: StatsMap): Element {
+  let top: Element | null = null;
+  let best = -Infinity;
+  for (const [el, score] of cands) {
+    if (score > best) {
+      best = score;
+      top = el;
+    }
+  }
+  return top ?? body;
+}
+
+function refineTopCandidate(top: Element, body: Element, cands: Candidates, stats: StatsMap): Element {
+  if (top === body) return body;
+  const topScore = cands.get(top) ?? 0;
+  // Several near-top candidates under one ancestor: the ancestor is the article.
+  const ranked = [...cands.entries()].sort((a, b) => b[1] - a[1]).slice(1, 5);
+  const alternatives = ranked.filter(([, s]) => s >= topScore * ALTERNATIVE_SCORE_SHARE).map(([el]) => el);
+  if (alternatives.length >= MIN_ALTERNATIVE_VOTES) {
+    let parent = top.parent;
+    while (isElement(parent) && parent !== body) {
+      let votes = 0;
+      for (const alt of alternatives) if (contains(parent, alt)) votes++;
+      if (votes >= MIN_ALTERNATIVE_VOTES) {
+        top = parent;
+        break;
+      }
+      parent = parent.parent;
+    }
+  }
+  // Climb while the parent scores better than what we hold.
+  let lastScore = cands.get(top) ?? topScore;
+  const threshold = lastScore / 3;
+  let parent = top.parent;
+  while (isElement(parent) && parent !== body && parent.name !== 'html') {
+    const ps = cands.get(parent);
+    if (ps === undefined) {
+      parent = parent.parent;
+      continue;
+    }
+    if (ps < threshold) break;
+    if (ps > lastScore) {
+      top = parent;
+      break;
+    }
+    lastScore = ps;
+    parent = parent.parent;
+  }
+  // An only child says nothing; its parent is the real container.
+  let p = top.parent;
+  while (isElement(p) && p !== body && p.name !== 'html' && childElements(p).length === 1) {
+    top = p;
+    p = p.parent;
+  }
+  void stats;
+  return top;
+}
+
+function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: StatsMap, _flags: number): Element[] {
+  if (top === body || !isElement(top.parent)) return [top];
+  const topScore = cands.get(top) ?? 0;
+  const threshold = Math.max(SIBLING_MIN_SCORE, topScore * SIBLING_SCORE_SHARE);
+  const siblings = childElements(top.parent);
+  const keep = new Array<boolean>(siblings.length).fill(false);
+  const topClass = top.attribs.class ?? '';
+  siblings.forEach((sib, i) => {
+    if (sib === top) {
+      keep[i] = true;
+      return;
+    }
+    if (STRUCTURAL_BOILERPLATE.has(sib.name)) return;
+    const bonus = topClass !== '' && sib.attribs.class === topClass ? topScore * SIBLING_SCORE_SHARE : 0;
+    const score = cands.get(sib);
+    if (score !== undefined && score + bonus >= threshold) {
+      keep[i] = true;
+      return;
+    }
+    const s = stats.get(sib);
+    if (!s) return;
+    const isParagraph = sib.name === 'p' || SIBLING_BLOCKS.has(sib.name) || (DIV_LIKE.has(sib.name) && !s.hasBlock);
+    if (!isParagraph) return;
+    const ld = linkDensity(s);
+    if (s.textLen > 80 && ld < 0.25) keep[i] = true;
+    else if (s.textLen > 0 && s.textLen <= 80 && ld === 0 && /\.( |$)/.test(collapseWhitespace(textOf(sib)))) keep[i] = true;
+  });
+  // Headings, figures and lists between kept siblings belong to the same story.
+  for (let i = 0; i < siblings.length; i++) {
+    if (keep[i]) continue;
+    const sib = siblings[i] as Element;
+    const before = keep.slice(0, i).lastIndexOf(true);
+    const after = keep.indexOf(true, i + 1);
+    if (before < 0 || after < 0) continue;
+    if (HEADINGS.has(sib.name) || SIBLING_BLOCKS.has(sib.name) || sib.name === 'img' || sib.name === 'picture') {
+      if (linkDensity(stats.get(sib)) < 0.5) keep[i] = true;
+    }
+  }
+  for (let i = 0; i < siblings.length; i++) {
+    if (keep[i]) continue;
+    const sib = siblings[i] as Element;
+    if (HEADINGS.has(sib.name) && keep[i + 1] && i + 1 < siblings.length) keep[i] = true;
+  }
+  return siblings.filter((_, i) => keep[i]);
+}
+
+/** Within the chosen content: what the writer should skip. */
+function pruneContent(
+  roots: Element[], stats: StatsMap, unlikely: Set<Element>, flags: number, titles: Set<string>, top: Element | null,
+): Set<Element> {
+  const drop = new Set<Element>();
+  // The best-scoring container and its ancestors are never cleaned away.
+  const protectedEls = new Set<Element>();
+  for (let p: ParentNode | null = top; isElement(p); p = p.parent) protectedEls.add(p);
+  let rootText = 0;
+  for (const r of roots) rootText += stats.get(r)?.textLen ?? 0;
+  const bylines: Element[] = [];
+  let titleDropped = false;
+  const stack: Element[] = [...roots].reverse();
+  const rootSet = new Set(roots);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    const isRoot = rootSet.has(el);
+    const big = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE;
+    if (!isRoot && !protectedEls.has(el) && shouldDrop(el, stats, unlikely, big ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
+      drop.add(el);
+      continue;
+    }
+    if (el.name === 'pre' || el.name === 'code' || el.name === 'math') continue;
+    if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0) {
+      if (titles.has(normaliseTitle(textOf(el)))) {
+        drop.add(el);
+        titleDropped = true;
+        continue;
+      }
+    }
+    const ci = classAndId(el);
+    if (!isRoot && ci !== '' && PATTERNS.byline.test(ci)) {
+      const s = stats.get(el);
+      if (s && s.textLen < 200 && !s.hasMainish) {
+        bylines.push(el);
+        continue;
+      }
+    }
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  if (bylines.length < THREAD_BYLINE_COUNT) for (const b of bylines) drop.add(b);
+  return drop;
+}
+
+function shouldDrop(el: Element, stats: StatsMap, unlikely: Set<Element>, flags: number): boolean {
+  const name = el.name;
+  if (unlikely.has(el)) return true;
+  if (STRUCTURAL_BOILERPLATE.has(name)) return true;
+  const role = el.attribs.role;
+  if (role !== undefined && PATTERNS.unlikelyRoles.test(role) && name !== 'main' && name !== 'article') return true;
+  const s = stats.get(el);
+  if (!s) return false;
+  if (name === 'figcaption') return true;
+  if (name === 'header' && !headerHasIntro(el, stats)) return true;
+  if (s.textLen <= BOILERPLATE_TEXT_MAX && s.textLen > 0 && !HEADINGS.has(name) && name !== 'li' && name !== 'td' && name !== 'th') {
+    const t = collapseWhitespace(textOf(el));
+    if (PATTERNS.boilerplateText.test(t)) return true;
+  }
+  if (flags & FLAG_CLEAN_CONDITIONALLY && CLEAN_TAGS.has(name)) return cleanConditionally(el, s, flags);
+  return false;
+}
+
+function headerHasIntro(el: Element, stats: StatsMap): boolean {
+  let found = false;
+  const stack: Element[] = childElements(el);
+  while (stack.length > 0 && !found) {
+    const c = stack.pop() as Element;
+    const s = stats.get(c);
+    if (!s) continue;
+    if (c.name === 'p' && s.textLen >= HEADER_INTRO_LEN) found = true;
+    else if (s.textLen >= HEADER_INTRO_LEN) stack.push(...childElements(c));
+  }
+  return found;
+}
+
+/** Readability's _cleanConditionally, over precomputed stats. */
+function cleanConditionally(el: Element, s: ElementStats, flags: number): boolean {
+  const weight = classWeight(el, flags);
+  if (weight < 0) return true;
+  if (s.commas >= 10) return false;
+  const name = el.name;
+  if (name === 'table' && isDataTable(el, s)) return false;
+  const isList = name === 'ul' || name === 'ol' || name === 'dl';
+  const ld = linkDensity(s);
+  const contentLength = s.textLen;
+  const p = s.paragraphs;
+  const img = s.images;
+  const li = isList ? s.listItems - 100 : s.listItems;
+  const headingDensity = contentLength > 0 ? s.headingLen / contentLength : 0;
+  if (img > 1 && p / img < 0.5 && !hasAncestor(el, 'figure')) return true;
+  if (!isList && li > p && name !== 'table' && ld > 0.3) return true;
+  if (!isList && headingDensity < 0.9 && contentLength < MIN_PARAGRAPH_LEN && (img === 0 || img > 2) && !hasAncestor(el, 'figure')) return true;
+  if (!isList && weight < CLASS_WEIGHT && ld > 0.2 && contentLength < 1000) return true;
+  if (isList && ld > 0.6 && contentLength < 600 && !(s.commas > 2)) return true;
+  if (weight >= CLASS_WEIGHT && ld > 0.5) return true;
+  if ((s.embeds === 1 && contentLength < 75) || s.embeds > 1) return true;
+  return false;
+}
+
+function isDataTable(el: Element, s: ElementStats): boolean {
+  if (el.attribs.role === 'presentation') return false;
+  let rows = 0;
+  let hasHead = false;
+  const stack = childElements(el);
+  while (stack.length > 0) {
+    const c = stack.pop() as Element;
+    if (c.name === 'tr') rows++;
+    else if (c.name === 'th' || c.name === 'thead' || c.name === 'caption') hasHead = true;
+    if (c.name === 'table') return false;
+    if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot') stack.push(...childElements(c));
+    else if (c.name === 'tr') stack.push(...childElements(c).filter((x) => x.name === 'th'));
+  }
+  return hasHead || (rows >= 2 && linkDensity(s) < 0.5);
+}
+
+function contentLength(roots: Element[], drop: Set<Element>, stats: StatsMap): number {
+  let total = 0;
+  for (const r of roots) total += stats.get(r)?.textLen ?? 0;
+  for (const d of drop) {
+    if (!hasDroppedAncestor(d, drop)) total -= stats.get(d)?.textLen ?? 0;
+  }
+  return Math.max(0, total);
+}
+
+function hasDroppedAncestor(el: Element, drop: Set<Element>): boolean {
+  let p = el.parent;
+  while (isElement(p)) {
+    if (drop.has(p)) return true;
+    p = p.parent;
+  }
+  return false;
+}
+
+function fallbackContainer(body: Element): Element {
+  let main: Element | null = null;
+  let article: Element | null = null;
+  const stack = childElements(body).reverse();
+  while (stack.length > 0 && !main) {
+    const el = stack.pop() as Element;
+    if (el.name === 'main' || el.attribs.role === 'main') main = el;
+    else if (el.name === 'article' && !article) article = el;
+    for (const c of childElements(el).reverse()) stack.push(c);
+  }
+  return main ?? article ?? body;
+}
+
+function childElements(el: ParentNode): Element[] {
+  const out: Element[] = [];
+  for (const c of el.children as ChildNode[]) if (isElement(c)) out.push(c);
+  return out;
+}
+
+function contains(ancestor: Element, el: Element): boolean {
+  let p: ParentNode | null = el;
+  while (p) {
+    if (p === ancestor) return true;
+    p = p.parent;
+  }
+  return false;
+}
+
+function hasAncestor(el: Element, name: string): boolean {
+  let p = el.parent;
+  for (let i = 0; i < 6 && isElement(p); i++) {
+    if (p.name === name) return true;
+    p = p.parent;
+  }
+  return false;
+}
+
+function normaliseTitle(s: string): string {
+  return collapseWhitespace(s).toLowerCase().replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');
+}
+
+function normaliseTitles(titles: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of titles) {
+    const n = normaliseTitle(t);
+    if (n) out.add(n);
+  }
+  return out;
+}

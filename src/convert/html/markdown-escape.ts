@@ -1,0 +1,105 @@
+/**
+ * Minimal Markdown escaping: only characters that would change the meaning of the text
+ * when rendered as CommonMark/GFM are escaped. `snake_case`, `2 * 3`, `a < b`, `AT&T`
+ * stay as they are.
+ */
+
+/** Marks a hard line break inside inline content until the paragraph is finished. */
+export const HARD_BREAK = '\u0001';
+
+const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
+
+function isWordChar(c: string | undefined): boolean {
+  return c !== undefined && /[\p{L}\p{N}]/u.test(c);
+}
+
+function isSpace(c: string | undefined): boolean {
+  return c === undefined || c === ' ' || c === '\n' || c === '\t';
+}
+
+/** Escape a text node's content for use inside a paragraph (whitespace already collapsed). */
+export function escapeText(s: string): string {
+  if (!/[\\*_`<&~\]]/.test(s)) return s;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i] as string;
+    const prev = s[i - 1];
+    const next = s[i + 1];
+    switch (c) {
+      case '\\':
+        out += next !== undefined && ASCII_PUNCT.test(next) ? '\\\\' : '\\';
+        break;
+      case '*':
+        out += isSpace(prev) && isSpace(next) ? '*' : '\\*';
+        break;
+      case '_':
+        out += isWordChar(prev) && isWordChar(next) ? '_' : isSpace(prev) && isSpace(next) ? '_' : '\\_';
+        break;
+      case '`':
+        out += '\\`';
+        break;
+      case '<':
+        out += next !== undefined && /[A-Za-z/!?]/.test(next) ? '\\<' : '<';
+        break;
+      case '&':
+        out += /^&(?:#\d+|#x[\da-f]+|\w+);/i.test(s.slice(i, i + 12)) ? '\\&' : '&';
+        break;
+      case '~':
+        out += next === '~' || prev === '~' ? '\\~' : '~';
+        break;
+      case ']':
+        out += next === '(' || next === '[' || next === ':' ? '\\]' : ']';
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+/** Escape what a line start would turn into a block construct (heading, list, quote, fence). */
+export function escapeLineStart(line: string): string {
+  const c = line[0];
+  if (c === undefined) return line;
+  if (c === '#' && /^#{1,6}(?:\s|$)/.test(line)) return `\\${line}`;
+  if (c === '>') return `\\${line}`;
+  if ((c === '-' || c === '+' || c === '*') && /^[-+*](?:\s|$)/.test(line)) return `\\${line}`;
+  if ((c === '=' || c === '-') && /^(?:=+|-+)\s*$/.test(line)) return `\\${line}`;
+  if ((c === '`' || c === '~') && /^(?:```|~~~)/.test(line)) return `\\${line}`;
+  if (c >= '0' && c <= '9') {
+    const m = /^(\d{1,9})([.)])(\s|$)/.exec(line);
+    if (m) return `${m[1]}\\${line.slice((m[1] as string).length)}`;
+  }
+  if (c === '|' && line.length > 1 && /^\|[\s:-]*\|?\s*$/.test(line)) return `\\${line}`;
+  return line;
+}
+
+/** Pipes and line breaks inside a GFM table cell. */
+export function escapeTableCell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(new RegExp(`${HARD_BREAK}|\\n`, 'g'), ' ').trim();
+}
+
+/** Inline code with a fence longer than any backtick run inside (CommonMark code spans). */
+export function inlineCode(text: string): string {
+  const t = text.replace(/[\n\r\t]+/g, ' ');
+  if (t.trim() === '') return '';
+  let longest = 0;
+  let run = 0;
+  for (const ch of t) {
+    run = ch === '`' ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  const fence = '`'.repeat(longest + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ')) ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
+
+/** Link and image destinations: angle brackets when the URL has spaces or parentheses. */
+export function linkDestination(url: string): string {
+  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+}
+
+/** Link text / alt text: brackets escaped so the link cannot break. */
+export function escapeBrackets(s: string): string {
+  return s.replace(/([[\]])/g, '\\$1');
+}

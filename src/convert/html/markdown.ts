@@ -1,0 +1,412 @@
+import type { ChildNode, Element } from 'domhandler';
+import { collapseWhitespace, isElement, isText, textOf } from './dom.js';
+import { codeLanguage, codeText, fencedCode } from './markdown-code.js';
+import {
+  HARD_BREAK, escapeBrackets, escapeLineStart, escapeTableCell, escapeText, inlineCode, linkDestination,
+} from './markdown-escape.js';
+import { renderTable } from './markdown-table.js';
+import { BLOCK_TAGS } from './stats.js';
+import type { StatsMap } from './stats.js';
+import { imageSource, resolveUrl } from './urls.js';
+
+/**
+ * Our HTML → GitHub-flavoured Markdown writer. Blocks are rendered to strings and joined
+ * with one blank line; inline content is collapsed, escaped minimally and finished per
+ * paragraph. Recursion depth is bounded by the parser's depth cap (dom.ts MAX_DEPTH).
+ */
+
+export interface WriterOptions {
+  /** Absolute base for links and images (page URL or `<base href>`), null to keep them as is. */
+  base: string | null;
+  /** Elements to skip (from main-content detection). */
+  drop?: ReadonlySet<Element>;
+  /** Precomputed stats (for "does this inline element hold blocks?"); optional. */
+  stats?: StatsMap;
+}
+
+const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+const INLINE_CODE = new Set(['code', 'kbd', 'samp', 'tt', 'var']);
+const STRONG = new Set(['strong', 'b']);
+const EMPHASIS = new Set(['em', 'i', 'cite', 'dfn']);
+const STRIKE = new Set(['del', 's', 'strike']);
+const SKIP_INLINE = new Set(['br', 'wbr']);
+
+export class MarkdownWriter {
+  private readonly base: string | null;
+  private readonly drop: ReadonlySet<Element>;
+  private readonly stats: StatsMap | undefined;
+  private figureCaption: string | null = null;
+
+  constructor(opts: WriterOptions) {
+    this.base = opts.base;
+    this.drop = opts.drop ?? new Set();
+    this.stats = opts.stats;
+  }
+
+  /** Render several roots (content and merged siblings) into one document. */
+  render(roots: readonly ChildNode[]): string {
+    const blocks = this.blocks(roots);
+    return finishDocument(blocks.join('\n\n'));
+  }
+
+  /** Render a list of sibling nodes as blocks. */
+  blocks(nodes: readonly ChildNode[]): string[] {
+    const out: string[] = [];
+    let inline = '';
+    const flush = (): void => {
+      const p = finishParagraph(inline);
+      if (p) out.push(p);
+      inline = '';
+    };
+    for (const node of nodes) {
+      if (isText(node)) {
+        inline += escapeText(node.data.replace(/[\s\u00a0]+/g, ' '));
+        continue;
+      }
+      if (!isElement(node) || this.drop.has(node)) continue;
+      if (this.isBlock(node)) {
+        flush();
+        for (const b of this.block(node)) if (b) out.push(b);
+      } else {
+        inline += this.inline(node);
+      }
+    }
+    flush();
+    return out;
+  }
+
+  private isBlock(el: Element): boolean {
+    const name = el.name;
+    if (BLOCK_TAGS.has(name)) return true;
+    if (name === 'math') return el.attribs.display === 'block';
+    if (name === 'span' && hasClassToken(el, 'katex-display')) return true;
+    if (name === 'mjx-container') return el.attribs.display === 'true' || el.attribs.display === 'block';
+    if (name === 'img' || name === 'picture') return false;
+    if (name === 'code') return this.hasBlockChild(el) || hasBr(el);
+    return this.hasBlockChild(el);
+  }
+
+  private hasBlockChild(el: Element): boolean {
+    const s = this.stats?.get(el);
+    if (s) return s.hasBlock;
+    for (const c of el.children) if (isElement(c) && (BLOCK_TAGS.has(c.name) || this.hasBlockChild(c))) return true;
+    return false;
+  }
+
+  private block(el: Element): string[] {
+    const name = el.name;
+    const level = HEADING_LEVEL[name];
+    if (level !== undefined) {
+      const text = oneLine(this.inlineChildren(el)).replace(/\*\*/g, '').trim();
+      return text ? [`${'#'.repeat(level)} ${text.replace(/^\\?#/, '\\#')}`] : [];
+    }
+    switch (name) {
+      case 'p':
+        return this.blocks(el.children);
+      case 'br':
+        return [];
+      case 'hr':
+        return ['---'];
+      case 'pre':
+        return [this.preBlock(el)];
+      case 'code':
+        return [fencedCode(codeText(el), codeLanguage(el, null))];
+      case 'ul':
+      case 'ol':
+      case 'menu':
+        return [this.list(el, name === 'ol')];
+      case 'blockquote':
+        return [quote(this.blocks(el.children).join('\n\n'))];
+      case 'table':
+        return renderTable(el, this);
+      case 'dl':
+        return this.definitionList(el);
+      case 'details':
+        return this.details(el);
+      case 'figure':
+        return this.figure(el);
+      case 'math':
+      case 'mjx-container':
+      case 'span':
+        if (isMath(el)) return [this.math(el, true)];
+        return this.blocks(el.children);
+      default:
+        return this.blocks(el.children);
+    }
+  }
+
+  private preBlock(pre: Element): string {
+    let code: Element | null = null;
+    for (const c of pre.children) {
+      if (isElement(c) && c.name === 'code') code = c;
+      else if (isElement(c) || (isText(c) && c.data.trim() !== '')) {
+        code = null;
+        break;
+      }
+    }
+    return fencedCode(codeText(pre), codeLanguage(pre, code));
+  }
+
+  private list(el: Element, ordered: boolean): string {
+    const startAttr = parseInt(el.attribs.start ?? '', 10);
+    let n = ordered && Number.isFinite(startAttr) ? startAttr : 1;
+    const items: string[] = [];
+    for (const c of el.children) {
+      if (!isElement(c) || this.drop.has(c)) continue;
+      let content: string;
+      if (c.name === 'li') {
+        const parts = this.blocks(c.children);
+        content = parts.reduce((acc, b) => (acc === '' ? b : `${acc}${isListBlock(b) ? '\n' : '\n\n'}${b}`), '');
+      } else if ((c.name === 'ul' || c.name === 'ol') && items.length > 0) {
+        const nested = this.list(c, c.name === 'ol');
+        if (nested) items[items.length - 1] += `\n${indent(nested, ordered ? `${n - 1}. `.length : 2)}`;
+        continue;
+      } else {
+        content = this.blocks([c]).join('\n\n');
+      }
+      if (!content.trim()) continue;
+      const marker = ordered ? `${n}. ` : '- ';
+      n++;
+      items.push(marker + indent(content, marker.length).slice(marker.length));
+    }
+    return items.join('\n');
+  }
+
+  private definitionList(el: Element): string[] {
+    const out: string[] = [];
+    let current = '';
+    for (const c of el.children) {
+      if (!isElement(c) || this.drop.has(c)) continue;
+      if (c.name === 'dt') {
+        if (current) out.push(current);
+        const t = oneLine(this.inlineChildren(c)).trim();
+        current = t ? `**${t.replace(/^\*\*(.*)\*\*$/, '$1')}**` : '';
+      } else if (c.name === 'dd') {
+        const body = this.blocks(c.children).join('\n\n');
+        if (!body) continue;
+        const line = `: ${indent(body, 2).slice(2)}`;
+        current = current ? `${current}\n${line}` : line;
+      } else if (c.name === 'div') {
+        if (current) out.push(current);
+        current = '';
+        out.push(...this.definitionList(c));
+      }
+    }
+    if (current) out.push(current);
+    return out;
+  }
+
+  private details(el: Element): string[] {
+    const out: string[] = [];
+    const rest: ChildNode[] = [];
+    for (const c of el.children) {
+      if (isElement(c) && c.name === 'summary') {
+        const s = oneLine(this.inlineChildren(c)).trim();
+        if (s) out.push(`**${s.replace(/^\*\*(.*)\*\*$/, '$1')}**`);
+      } else {
+        rest.push(c);
+      }
+    }
+    return [...out, ...this.blocks(rest)];
+  }
+
+  private figure(el: Element): string[] {
+    const saved = this.figureCaption;
+    for (const c of el.children) {
+      if (isElement(c) && c.name === 'figcaption') this.figureCaption = collapseWhitespace(textOf(c)) || null;
+    }
+    const kids = el.children.filter((c) => !(isElement(c) && c.name === 'figcaption' && this.drop.has(c)));
+    const out = this.blocks(kids);
+    this.figureCaption = saved;
+    return out;
+  }
+
+  /** Inline rendering of an element's children. */
+  inlineChildren(el: Element): string {
+    let s = '';
+    for (const c of el.children) {
+      if (isText(c)) s += escapeText(c.data.replace(/[\s\u00a0]+/g, ' '));
+      else if (isElement(c) && !this.drop.has(c)) s += this.inline(c);
+    }
+    return s;
+  }
+
+  /** Inline rendering of one element; block elements met here are flattened to text. */
+  inline(el: Element): string {
+    const name = el.name;
+    if (name === 'br') return HARD_BREAK;
+    if (SKIP_INLINE.has(name)) return '';
+    if (isMath(el)) return this.math(el, false);
+    if (name === 'img') return this.image(el);
+    if (name === 'picture') {
+      for (const c of el.children) if (isElement(c) && c.name === 'img') return this.image(c);
+      return '';
+    }
+    if (INLINE_CODE.has(name)) return wrapSpaces(inlineCode(textOf(el)), textOf(el));
+    if (name === 'a') return this.link(el);
+    if (name === 'sup' || name === 'sub') {
+      const inner = this.inlineChildren(el).trim();
+      return inner ? `<${name}>${inner}</${name}>` : '';
+    }
+    if (name === 'q') return `"${this.inlineChildren(el)}"`;
+    const inner = this.inlineChildren(el);
+    if (STRONG.has(name)) return wrap(inner, '**');
+    if (EMPHASIS.has(name)) return wrap(inner, '*');
+    if (STRIKE.has(name)) return wrap(inner, '~~');
+    if (BLOCK_TAGS.has(name)) return ` ${inner} `;
+    return inner;
+  }
+
+  private link(el: Element): string {
+    const inner = this.inlineChildren(el);
+    const text = oneLine(inner).trim();
+    const href = el.attribs.href;
+    if (!text) return '';
+    if (href === undefined || href.trim() === '' || href.trim() === '#') return inner;
+    const url = resolveUrl(href, this.base);
+    if (!url) return inner;
+    const lead = /^\s/.test(inner) ? ' ' : '';
+    const trail = /\s$/.test(inner) ? ' ' : '';
+    return `${lead}[${text.replace(/^\[|\]$/g, '\\$&')}](${linkDestination(url)})${trail}`;
+  }
+
+  private image(img: Element): string {
+    const src = imageSource(img);
+    if (!src) return '';
+    const url = resolveUrl(src, this.base);
+    if (!url) return '';
+    const alt = collapseWhitespace(img.attribs.alt ?? '') || this.figureCaption || '';
+    return `![${escapeBrackets(alt)}](${linkDestination(url)})`;
+  }
+
+  private math(el: Element, display: boolean): string {
+    const tex = mathTex(el);
+    if (!tex) return '';
+    return display ? `$$\n${tex}\n$$` : `$${tex}$`;
+  }
+
+  /** For the table writer: a cell's content on one line. */
+  cell(el: Element): string {
+    const blocks = this.blocks(el.children);
+    return escapeTableCell(blocks.join(' '));
+  }
+}
+
+function hasClassToken(el: Element, token: string): boolean {
+  const c = el.attribs.class;
+  return c !== undefined && (` ${c} `).includes(` ${token} `);
+}
+
+function hasBr(el: Element): boolean {
+  for (const c of el.children) if (isElement(c) && (c.name === 'br' || hasBr(c))) return true;
+  return false;
+}
+
+function isMath(el: Element): boolean {
+  if (el.name === 'math' || el.name === 'mjx-container') return true;
+  return el.name === 'span' && (hasClassToken(el, 'katex') || hasClassToken(el, 'katex-display'));
+}
+
+function mathTex(el: Element): string {
+  const direct = el.attribs['data-tex'];
+  if (direct) return direct.trim();
+  let annotation: string | null = null;
+  let mathml: Element | null = null;
+  const stack: Element[] = [el];
+  while (stack.length > 0 && annotation === null) {
+    const n = stack.pop() as Element;
+    if (n.name === 'annotation' && /tex/i.test(n.attribs.encoding ?? '')) annotation = textOf(n);
+    else {
+      if (n.name === 'math' && !mathml) mathml = n;
+      for (const c of n.children) if (isElement(c)) stack.push(c);
+    }
+  }
+  if (annotation !== null) return annotation.trim();
+  const alt = (mathml ?? el).attribs.alttext;
+  if (alt) return alt.trim();
+  return collapseWhitespace(textOf(mathml ?? el));
+}
+
+function wrap(inner: string, mark: string): string {
+  const t = inner.trim();
+  if (!t || t === HARD_BREAK) return inner;
+  if (t.startsWith(mark) && t.endsWith(mark) && t.length > mark.length * 2) return inner;
+  const lead = /^\s/.test(inner) ? ' ' : '';
+  const trail = /\s$/.test(inner) ? ' ' : '';
+  return `${lead}${mark}${t}${mark}${trail}`;
+}
+
+function wrapSpaces(code: string, raw: string): string {
+  if (!code) return raw.trim() === '' && raw.length > 0 ? ' ' : '';
+  return `${/^\s/.test(raw) ? ' ' : ''}${code}${/\s$/.test(raw) ? ' ' : ''}`;
+}
+
+function oneLine(s: string): string {
+  return s.split(HARD_BREAK).join(' ').replace(/\s+/g, ' ');
+}
+
+/** Turn collected inline content into a paragraph: collapse, trim, hard breaks, line starts. */
+export function finishParagraph(inline: string): string {
+  if (inline === '') return '';
+  const collapsed = inline.replace(/[ \t\n\r\f]{2,}|[\t\n\r\f]/g, ' ');
+  if (!collapsed.includes(HARD_BREAK)) return escapeLineStart(collapsed.trim());
+  const lines = collapsed.split(HARD_BREAK);
+  const kept: string[] = [];
+  for (const l of lines) {
+    const t = l.trim();
+    if (t || kept.length > 0) kept.push(t);
+  }
+  while (kept.length > 0 && kept[kept.length - 1] === '') kept.pop();
+  const joined: string[] = [];
+  for (const l of kept) {
+    if (l === '' && joined[joined.length - 1] === '') continue;
+    joined.push(l);
+  }
+  // An empty line inside a paragraph (<br><br>) starts a new paragraph.
+  return joined
+    .map((l) => escapeLineStart(l))
+    .join('  \n')
+    .replace(/ {2}\n {2}\n/g, '\n\n')
+    .replace(/ {2}\n(?=\n)|\n {2}\n/g, '\n');
+}
+
+function isListBlock(b: string): boolean {
+  return /^(?:[-*+]|\d+[.)]) /.test(b);
+}
+
+function indent(s: string, n: number): string {
+  const pad = ' '.repeat(n);
+  return s
+    .split('\n')
+    .map((l) => (l === '' ? '' : pad + l))
+    .join('\n');
+}
+
+function quote(s: string): string {
+  if (!s) return '';
+  return s
+    .split('\n')
+    .map((l) => (l === '' ? '>' : `> ${l}`))
+    .join('\n');
+}
+
+/** Final clean-up: no runs of blank lines or trailing spaces outside code, one final newline. */
+export function finishDocument(md: string): string {
+  const lines = md.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const raw of lines) {
+    const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(raw);
+    if (fence !== null) {
+      out.push(raw);
+      if (fenceMatch && fenceMatch[1] && fenceMatch[1].startsWith(fence) && raw.trim() === fenceMatch[1]) fence = null;
+      continue;
+    }
+    if (fenceMatch && fenceMatch[1]) fence = fenceMatch[1];
+    const line = raw.endsWith('  ') && !raw.endsWith('   ') && raw.trim() !== '' ? raw : raw.replace(/[ \t]+$/, '');
+    if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out.length > 0 ? `${out.join('\n')}\n` : '';
+}

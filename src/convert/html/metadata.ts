@@ -1,0 +1,180 @@
+import type { Document, Element } from 'domhandler';
+import { collapseWhitespace, textOf, walkElements } from './dom.js';
+
+/**
+ * Page metadata from `<head>` and structured data, read before the clean-up phase removes
+ * scripts and meta tags. Title: og:title / twitter:title / JSON-LD headline / `<title>`
+ * cleaned of its site suffix / first `<h1>`. Author, site name and publication date come
+ * from OpenGraph, meta tags and JSON-LD.
+ */
+
+export interface PageMetadata {
+  title: string | null;
+  description: string | null;
+  htmlLang: string | null;
+  siteName: string | null;
+  author: string | null;
+  publishedAt: string | null;
+  baseHref: string | null;
+  /** Every title-like string seen, so the content can drop a heading that repeats it. */
+  titleVariants: string[];
+}
+
+/** JSON-LD blocks larger than this are skipped (they are data dumps, not page metadata). */
+const MAX_JSON_LD_BYTES = 512 * 1024;
+const TITLE_SEPARATOR = /\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022:/]|-|::)\s+/;
+const ARTICLE_TYPES = /Article|BlogPosting|Report|WebPage|Product|QAPage|DiscussionForumPosting|Recipe|Review|Event|Course|HowTo/;
+
+interface JsonLdFacts {
+  headline?: string;
+  description?: string;
+  author?: string;
+  datePublished?: string;
+  publisher?: string;
+}
+
+export function readMetadata(doc: Document): PageMetadata {
+  const meta = new Map<string, string>();
+  let titleTag: string | null = null;
+  let firstH1: string | null = null;
+  let htmlLang: string | null = null;
+  let baseHref: string | null = null;
+  let relAuthor: string | null = null;
+  const ld: JsonLdFacts = {};
+  walkElements(doc, (el: Element) => {
+    const a = el.attribs;
+    switch (el.name) {
+      case 'html':
+        if (a.lang || a['xml:lang']) htmlLang = (a.lang || a['xml:lang']) ?? null;
+        break;
+      case 'title':
+        if (titleTag === null) titleTag = clean(textOf(el));
+        return false;
+      case 'base':
+        if (baseHref === null && a.href) baseHref = a.href;
+        break;
+      case 'meta': {
+        const key = (a.property ?? a.name ?? a.itemprop ?? '').toLowerCase();
+        const content = a.content;
+        if (key && content !== undefined && !meta.has(key)) meta.set(key, clean(content));
+        break;
+      }
+      case 'script':
+        if ((a.type ?? '').toLowerCase() === 'application/ld+json') readJsonLd(textOf(el), ld);
+        return false;
+      case 'style':
+        return false;
+      case 'h1':
+        if (firstH1 === null) firstH1 = clean(textOf(el)) || null;
+        break;
+      case 'a':
+        if (relAuthor === null && (a.rel ?? '').split(/\s+/).includes('author')) relAuthor = clean(textOf(el)) || null;
+        break;
+    }
+    return true;
+  });
+  const siteName = meta.get('og:site_name') || ld.publisher || meta.get('application-name') || null;
+  const ogTitle = meta.get('og:title') || meta.get('twitter:title') || null;
+  const title = pick(ogTitle ? stripSite(ogTitle, siteName) : null, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null, firstH1);
+  const description = pick(meta.get('description'), meta.get('og:description'), meta.get('twitter:description'), ld.description);
+  const metaAuthor = meta.get('author') || meta.get('article:author') || meta.get('dc.creator') || meta.get('parsely-author') || null;
+  const author = pick(metaAuthor && !/^https?:/.test(metaAuthor) ? metaAuthor : null, ld.author, relAuthor);
+  const publishedAt = pick(
+    meta.get('article:published_time'), ld.datePublished, meta.get('datepublished'), meta.get('date'),
+    meta.get('pubdate'), meta.get('publish-date'), meta.get('dc.date'), meta.get('dc.date.issued'), meta.get('parsely-pub-date'),
+  );
+  const variants = [title, ogTitle, titleTag, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null].filter(
+    (t): t is string => typeof t === 'string' && t !== '',
+  );
+  return {
+    title,
+    description,
+    htmlLang,
+    siteName,
+    author,
+    publishedAt: publishedAt && !Number.isNaN(Date.parse(publishedAt)) ? publishedAt : null,
+    baseHref,
+    titleVariants: variants,
+  };
+}
+
+function pick(...values: Array<string | null | undefined>): string | null {
+  for (const v of values) if (v) return v;
+  return null;
+}
+
+function clean(s: string): string {
+  return collapseWhitespace(s);
+}
+
+function stripSite(title: string, siteName: string | null): string {
+  if (!siteName) return title;
+  const parts = title.split(TITLE_SEPARATOR);
+  if (parts.length < 2) return title;
+  const norm = siteName.toLowerCase();
+  if ((parts[parts.length - 1] ?? '').toLowerCase() === norm) return parts.slice(0, -1).join(' - ');
+  if ((parts[0] ?? '').toLowerCase() === norm) return parts.slice(1).join(' - ');
+  return title;
+}
+
+/** `<title>` usually ends (or starts) with the site name: keep the part that reads like a headline. */
+export function cleanTitle(raw: string, siteName: string | null): string {
+  const stripped = stripSite(raw, siteName);
+  if (stripped !== raw) return stripped;
+  const m = /^(.*\S)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022]|-|::)\s+(.+)$/.exec(raw);
+  if (!m) return raw;
+  const head = m[1] as string;
+  const tail = m[2] as string;
+  const words = (s: string): number => s.split(/\s+/).length;
+  if (words(tail) <= 4 && words(head) >= 2) return head;
+  const first = /^(.+?)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022]|-|::)\s+(.*\S)$/.exec(raw);
+  if (first && words(first[1] as string) <= 3 && words(first[2] as string) >= 4) return first[2] as string;
+  return raw;
+}
+
+function readJsonLd(text: string, into: JsonLdFacts): void {
+  if (text.length > MAX_JSON_LD_BYTES) return;
+  let data: unknown;
+  try {
+    data = JSON.parse(text.trim().replace(/^<!--|-->$/g, ''));
+  } catch {
+    return;
+  }
+  const queue: unknown[] = [data];
+  let guard = 0;
+  while (queue.length > 0 && guard++ < 200) {
+    const item = queue.shift();
+    if (Array.isArray(item)) {
+      queue.push(...item);
+      continue;
+    }
+    if (!isRecord(item)) continue;
+    if (Array.isArray(item['@graph'])) queue.push(...item['@graph']);
+    const type = item['@type'];
+    const types = Array.isArray(type) ? type.join(' ') : typeof type === 'string' ? type : '';
+    if (!ARTICLE_TYPES.test(types)) continue;
+    into.headline ??= str(item.headline) ?? (/(?:Article|BlogPosting|Report)/.test(types) ? str(item.name) : undefined);
+    into.description ??= str(item.description);
+    into.datePublished ??= str(item.datePublished) ?? str(item.uploadDate);
+    into.author ??= personName(item.author);
+    into.publisher ??= personName(item.publisher);
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? clean(v) : undefined;
+}
+
+function personName(v: unknown): string | undefined {
+  if (typeof v === 'string') return str(v);
+  if (Array.isArray(v)) {
+    const names = v.map(personName).filter((n): n is string => !!n);
+    return names.length > 0 ? names.join(', ') : undefined;
+  }
+  if (isRecord(v)) return str(v.name);
+  return undefined;
+}

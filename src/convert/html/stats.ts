@@ -1,0 +1,122 @@
+import type { Element, ParentNode } from 'domhandler';
+import { isElement, isText } from './dom.js';
+
+/**
+ * Per-element text statistics, computed once per document in one bottom-up pass
+ * (reverse pre-order, no recursion). Every later decision reads these numbers instead of
+ * re-walking subtrees, which keeps main-content detection linear in the page size.
+ */
+export interface ElementStats {
+  /** Text length, whitespace runs counted as one character. */
+  textLen: number;
+  /** Part of textLen inside `<a>`. */
+  linkLen: number;
+  /** Commas (ASCII, full-width, ideographic, Arabic): a cheap "prose" signal. */
+  commas: number;
+  /** Descendant counts used by conditional cleaning. */
+  paragraphs: number;
+  images: number;
+  listItems: number;
+  headingLen: number;
+  embeds: number;
+  /** `<br>` descendants: text-only blocks split by breaks are several paragraphs. */
+  breaks: number;
+  /** Has a block-level descendant (so it is a container, not a paragraph). */
+  hasBlock: boolean;
+  /** Contains `<main>` or an articleBody microdata node. */
+  hasMainish: boolean;
+  /** Pre-order index: document order comparisons without walking. */
+  order: number;
+}
+
+export const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'dd', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr',
+  'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th',
+  'ul', 'summary', 'center', 'menu', 'body', 'html', 'caption',
+]);
+
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+export type StatsMap = Map<Element, ElementStats>;
+
+export function computeStats(root: ParentNode): StatsMap {
+  const order: Element[] = [];
+  const stack: Element[] = [];
+  for (let i = root.children.length - 1; i >= 0; i--) {
+    const c = root.children[i];
+    if (isElement(c)) stack.push(c);
+  }
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    order.push(el);
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  const map: StatsMap = new Map();
+  for (let i = order.length - 1; i >= 0; i--) {
+    const el = order[i] as Element;
+    const s: ElementStats = {
+      textLen: 0, linkLen: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, headingLen: 0, embeds: 0, breaks: 0,
+      hasBlock: false, hasMainish: false, order: i,
+    };
+    for (const c of el.children) {
+      if (isText(c)) {
+        measureText(c.data, s);
+      } else if (isElement(c)) {
+        const cs = map.get(c);
+        if (!cs) continue;
+        s.textLen += cs.textLen;
+        s.linkLen += cs.linkLen;
+        s.commas += cs.commas;
+        s.paragraphs += cs.paragraphs;
+        s.images += cs.images;
+        s.listItems += cs.listItems;
+        s.headingLen += cs.headingLen;
+        s.embeds += cs.embeds;
+        s.breaks += cs.breaks;
+        if (cs.hasBlock || BLOCK_TAGS.has(c.name)) s.hasBlock = true;
+        if (cs.hasMainish) s.hasMainish = true;
+        const n = c.name;
+        if (n === 'p') s.paragraphs++;
+        else if (n === 'img' || n === 'picture') s.images++;
+        else if (n === 'li') s.listItems++;
+        else if (n === 'br') s.breaks++;
+        else if (n === 'main' || (c.attribs.itemprop ?? '').includes('articleBody')) s.hasMainish = true;
+        if (HEADINGS.has(n)) s.headingLen += cs.textLen;
+      }
+    }
+    if (el.name === 'a') s.linkLen = s.textLen;
+    map.set(el, s);
+  }
+  return map;
+}
+
+function measureText(data: string, s: ElementStats): void {
+  let len = 0;
+  let commas = 0;
+  let inSpace = true;
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 9 || c === 13 || c === 12 || c === 160) {
+      if (!inSpace) {
+        len++;
+        inSpace = true;
+      }
+      continue;
+    }
+    inSpace = false;
+    len++;
+    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c) commas++;
+  }
+  s.textLen += len;
+  s.commas += commas;
+}
+
+export function linkDensity(s: ElementStats | undefined): number {
+  if (!s || s.textLen === 0) return 0;
+  return s.linkLen / s.textLen;
+}
