@@ -1,6 +1,6 @@
 import type { ChildNode, Element, ParentNode } from 'domhandler';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
-import { computeStats, linkDensity } from './stats.js';
+import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
 import type { ElementStats, StatsMap } from './stats.js';
 
 /**
@@ -39,6 +39,8 @@ const SIBLING_MIN_SCORE = 10;
 const CLASS_WEIGHT = 25;
 /** An unlikely-looking wrapper that holds this share of the page text is kept anyway. */
 const UNLIKELY_MAX_TEXT_SHARE = 0.5;
+/** When no rung of the ladder reaches CHAR_THRESHOLD, content inside boilerplate-looking containers counts this much. */
+const UNLIKELY_ATTEMPT_DISCOUNT = 0.25;
 /** Conditional cleaning removes small junk blocks; one holding this share of the content stays. */
 const CLEAN_MAX_TEXT_SHARE = 0.5;
 /** Byline-like lines are per-post author lines (forums, Q&A) when they repeat this often. */
@@ -128,10 +130,17 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
     if (next === flags) break;
     flags = next;
   }
+  // No rung reached the threshold: keep the one with the most prose, discounting content
+  // that sits in a footer-, sidebar- or menu-like container.
   let best = 0;
-  for (let i = 1; i < results.length; i++) {
-    if ((results[i]?.textLength ?? 0) > (results[best]?.textLength ?? 0)) best = i;
-  }
+  let bestQuality = -1;
+  results.forEach((r, i) => {
+    const q = attemptQuality(r.roots, r.textLength, stats, body);
+    if (q > bestQuality) {
+      bestQuality = q;
+      best = i;
+    }
+  });
   const chosen = results[best] as { roots: Element[]; drop: Set<Element>; textLength: number };
   if (chosen.textLength === 0 && totalText > 0) {
     const fallback = fallbackContainer(body);
@@ -150,6 +159,21 @@ function describe(el: Element): string {
     path.unshift(`${p.name}${id}${cls}`);
   }
   return path.join('>');
+}
+
+function attemptQuality(roots: Element[], textLength: number, stats: StatsMap, body: Element): number {
+  let linkLen = 0;
+  let total = 0;
+  for (const r of roots) {
+    const s = stats.get(r);
+    linkLen += s?.linkLen ?? 0;
+    total += s?.textLen ?? 0;
+  }
+  const prose = textLength * (total > 0 ? 1 - linkLen / total : 1);
+  for (let p: ParentNode | null = roots[0] ?? null; isElement(p) && p !== body; p = p.parent) {
+    if (STRUCTURAL_BOILERPLATE.has(p.name) || PATTERNS.unlikely.test(classAndId(p))) return prose * UNLIKELY_ATTEMPT_DISCOUNT;
+  }
+  return prose;
 }
 
 function dropOneFlag(flags: number): number {
@@ -238,11 +262,25 @@ function scoreParagraphs(body: Element, stats: StatsMap, unlikely: Set<Element>,
     if (unlikely.has(el) || STRUCTURAL_BOILERPLATE.has(el.name)) continue;
     const s = stats.get(el);
     if (!s) continue;
-    if (isScorable(el, s) && s.textLen >= MIN_PARAGRAPH_LEN) {
+    let scoreLen = 0;
+    let scoreCommas = 0;
+    let anc: ParentNode | null = null;
+    if (isScorable(el, s)) {
+      scoreLen = s.textLen;
+      scoreCommas = s.commas;
+      anc = el.parent;
+    } else if (DIV_LIKE.has(el.name) || el.name === 'td') {
+      // Text lying loose in a container beside blocks is a paragraph of that container
+      // (Readability wraps such runs in <p> first).
+      const run = looseText(el, stats);
+      scoreLen = run.len;
+      scoreCommas = run.commas;
+      anc = el;
+    }
+    if (scoreLen >= MIN_PARAGRAPH_LEN) {
       // Text split by <br> pairs is several paragraphs: let its length count for more.
       const lengthCap = MAX_LENGTH_BONUS + Math.floor(s.breaks / 2);
-      const score = 1 + s.commas + Math.min(Math.floor(s.textLen / 100), lengthCap);
-      let anc = el.parent;
+      const score = 1 + scoreCommas + Math.min(Math.floor(scoreLen / 100), lengthCap);
       for (let level = 0; level < SCORE_ANCESTOR_LEVELS && isElement(anc); level++) {
         if (anc.name === 'html') break;
         let cur = cands.get(anc);
@@ -261,6 +299,27 @@ function scoreParagraphs(body: Element, stats: StatsMap, unlikely: Set<Element>,
   // Link-heavy containers are navigation, whatever their raw score.
   for (const [el, score] of cands) cands.set(el, score * (1 - linkDensity(stats.get(el))));
   return cands;
+}
+
+/** Length and commas of the text directly inside `el` (text nodes and inline children). */
+function looseText(el: Element, stats: StatsMap): { len: number; commas: number } {
+  let len = 0;
+  let commas = 0;
+  for (const c of el.children) {
+    if (c.type === 'text') {
+      const t = c.data.trim();
+      if (t === '') continue;
+      len += t.length;
+      for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 44) commas++;
+    } else if (isElement(c) && !BLOCK_TAGS.has(c.name)) {
+      const cs = stats.get(c);
+      if (cs && !cs.hasBlock && c.name !== 'a') {
+        len += cs.textLen;
+        commas += cs.commas;
+      }
+    }
+  }
+  return { len, commas };
 }
 
 function pickTopCandidate(body: Element, cands: Candidates, _stats: StatsMap): Element {
