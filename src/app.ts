@@ -1,0 +1,128 @@
+import type { Writable } from 'node:stream';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { newId } from './billing/accounts.js';
+import type { Config } from './config.js';
+import { ServiceError } from './errors.js';
+import type { Fetcher } from './fetch/types.js';
+import type { AppContext } from './http/context.js';
+import { registerErrorHandling, sendError } from './http/error-handler.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { registerApiKeyAuth } from './http/plugins/auth.js';
+import { registerBillingHeaders } from './http/plugins/billing-headers.js';
+import { RouteTable } from './http/route-table.js';
+import { registerAdminRoutes } from './http/routes/admin.js';
+import { registerReadRoute } from './http/routes/read.js';
+import { registerUsageRoute } from './http/routes/usage.js';
+import type { Stores } from './store/types.js';
+
+/** Everything with side effects comes in here; nothing module-level (STYLE "Dependencies"). */
+export interface Deps {
+  stores: Stores;
+  fetcher: Fetcher;
+  now: () => number;
+  randomBytes: (n: number) => Buffer;
+  /** Where logs go (tests pass a sink); stdout when absent. */
+  logStream?: Writable;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The injected clock. */
+    now: () => number;
+    /** Every registered route (for the OpenAPI check and the 405 answer). */
+    routeTable: RouteTable;
+    /** Aborts work in flight; called by server.ts when the drain grace period runs out. */
+    abortInFlight: (reason?: unknown) => void;
+  }
+}
+
+/** Request bodies are small JSON documents; anything bigger is refused before parsing. */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export async function buildApp(config: Config, deps: Deps): Promise<FastifyInstance> {
+  const logger: FastifyBaseLogger = pino(
+    {
+      level: config.logLevel,
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'api_key', '*.api_key', 'apiKey', '*.apiKey'],
+        censor: '[redacted]',
+      },
+    },
+    deps.logStream ?? process.stdout,
+  );
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Echo a caller's safe X-Request-Id for tracing; otherwise mint one.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newId(deps.randomBytes, 'req');
+    },
+    return503OnClosing: false,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false } },
+  });
+
+  const shutdown = new AbortController();
+  const routes = new RouteTable();
+  const ctx: AppContext = {
+    config,
+    stores: deps.stores,
+    fetcher: deps.fetcher,
+    now: deps.now,
+    randomBytes: deps.randomBytes,
+    billing: {
+      stores: deps.stores,
+      now: deps.now,
+      newId: (prefix) => newId(deps.randomBytes, prefix),
+      logger: app.log,
+    },
+    shutdownSignal: shutdown.signal,
+  };
+
+  app.decorate('now', deps.now);
+  app.decorate('routeTable', routes);
+  app.decorate('abortInFlight', (reason?: unknown) => shutdown.abort(reason ?? new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down')));
+  app.decorateRequest('account', null);
+  app.decorateRequest('billing', null);
+  app.addHook('onRoute', (route) => routes.add(route.url, route.method));
+
+  let closing = false;
+  app.addHook('onClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (closing) return sendError(request, reply, new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down'));
+  });
+  registerBillingHeaders(app);
+  registerErrorHandling(app, (path) => routes.allowedMethods(path));
+
+  app.get('/healthz', async () => ({ status: 'success', healthy: true }));
+  app.get('/readyz', async () => {
+    await deps.stores.ping().catch((err: unknown) => {
+      throw new ServiceError('SERVICE_UNAVAILABLE', 'a backing store is unreachable', {}, { cause: err });
+    });
+    return { status: 'success', ready: true };
+  });
+
+  await app.register(
+    async (v1) => {
+      registerApiKeyAuth(v1, deps.stores);
+      registerReadRoute(v1, ctx);
+      registerUsageRoute(v1, ctx);
+    },
+    { prefix: '/v1' },
+  );
+
+  if (config.adminToken !== null) {
+    const adminToken = config.adminToken;
+    await app.register(async (admin) => registerAdminRoutes(admin, ctx, adminToken), { prefix: '/admin/v1' });
+  }
+
+  const openApi = buildOpenApiDocument({ version: config.engineVersion });
+  app.get('/openapi.json', async () => openApi);
+
+  return app;
+}

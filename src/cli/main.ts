@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
+import {
+  type AccountAdminDeps,
+  addCreditPack,
+  changePlan,
+  createAccount,
+  createKey,
+  describeAccount,
+  revokeKey,
+} from '../billing/accounts.js';
+import { isCreditPackId } from '../billing/plans.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { isServiceError } from '../errors.js';
+import { exitOnSignals, startServer } from '../server.js';
+import { openStores } from '../store/open.js';
+import { PLAN_IDS, type PlanId } from '../store/types.js';
+import { type ParsedArgs, UsageError, parseArgs, requireOption } from './args.js';
+
+/**
+ * `pith` command line. Exit codes: 0 ok, 1 the operation failed (error code printed),
+ * 2 usage error.
+ */
+const HELP = `pith — Web-to-Markdown read service
+
+Usage:
+  pith serve                                    start the HTTP service (config from env: PORT, HOST, DATA_DIR, …)
+  pith accounts create --plan <plan> [--name N] create an account and its first API key
+  pith accounts show <account_id>               account, usage, keys (prefixes only)
+  pith accounts set-plan <account_id> --plan P  change the plan
+  pith keys create --account <id> [--name N]    create another API key (shown once)
+  pith keys revoke --account <id> --key <key_id> revoke a key at once
+  pith credits add --account <id> --pack S|M|L|XL  add a credit pack (paid plans only)
+
+Plans: ${PLAN_IDS.join(', ')}. Admin commands work directly on the configured store (DATA_DIR / DATABASE_URL).
+`;
+
+function parsePlan(value: string): PlanId {
+  if (!(PLAN_IDS as readonly string[]).includes(value)) throw new UsageError(`unknown plan "${value}"; use one of ${PLAN_IDS.join(', ')}`);
+  return value as PlanId;
+}
+
+function optionalName(args: ParsedArgs): string | null {
+  const name = args.options.get('name');
+  return typeof name === 'string' ? name : null;
+}
+
+async function withAdmin<T>(fn: (deps: AccountAdminDeps) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const stores = await openStores(config);
+  try {
+    return await fn({ stores, now: () => Date.now(), randomBytes });
+  } finally {
+    await stores.close();
+  }
+}
+
+const print = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};
+
+async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  const [group, action, target] = args.positionals;
+  switch (`${group ?? ''} ${action ?? ''}`.trim()) {
+    case 'serve': {
+      const server = await startServer(loadConfig());
+      exitOnSignals(server);
+      process.stderr.write(
+        `pith is ready at ${server.url}\nCreate an account and API key (another terminal, same DATA_DIR):  npm run pith -- accounts create --plan free\nThen: curl -s ${server.url}/v1/read -H "Authorization: Bearer <api_key>" -H 'content-type: application/json' -d '{"url":"https://example.com"}'\n`,
+      );
+      return -1; // keep running
+    }
+    case 'accounts create': {
+      const plan = parsePlan(requireOption(args, 'plan'));
+      const created = await withAdmin((deps) => createAccount(deps, { plan, name: optionalName(args) }));
+      print({ account_id: created.account.id, plan: created.account.plan, key_id: created.keyId, api_key: created.apiKey });
+      process.stderr.write('Keep the api_key: it is shown only once.\n');
+      return 0;
+    }
+    case 'accounts show': {
+      if (!target) throw new UsageError('missing <account_id>');
+      print(await withAdmin((deps) => describeAccount(deps, target)));
+      return 0;
+    }
+    case 'accounts set-plan': {
+      if (!target) throw new UsageError('missing <account_id>');
+      const plan = parsePlan(requireOption(args, 'plan'));
+      const account = await withAdmin((deps) => changePlan(deps, target, plan));
+      print({ account_id: account.id, plan: account.plan });
+      return 0;
+    }
+    case 'keys create': {
+      const accountId = requireOption(args, 'account');
+      const { apiKey, key } = await withAdmin((deps) => createKey(deps, accountId, optionalName(args)));
+      print({ account_id: accountId, key_id: key.id, api_key: apiKey });
+      process.stderr.write('Keep the api_key: it is shown only once.\n');
+      return 0;
+    }
+    case 'keys revoke': {
+      const accountId = requireOption(args, 'account');
+      const keyId = requireOption(args, 'key');
+      await withAdmin((deps) => revokeKey(deps, accountId, keyId));
+      print({ account_id: accountId, key_id: keyId, revoked: true });
+      return 0;
+    }
+    case 'credits add': {
+      const accountId = requireOption(args, 'account');
+      const pack = requireOption(args, 'pack').toUpperCase();
+      if (!isCreditPackId(pack)) throw new UsageError(`unknown pack "${pack}"; use S, M, L or XL`);
+      const balance = await withAdmin((deps) => addCreditPack(deps, accountId, pack));
+      print({ account_id: accountId, bought_credits: { balance } });
+      return 0;
+    }
+    case '':
+    case 'help':
+      process.stdout.write(HELP);
+      return 0;
+    default:
+      throw new UsageError(`unknown command "${args.positionals.join(' ')}"`);
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      process.stderr.write(`error: ${err.message}\n\n${HELP}`);
+      process.exitCode = 2;
+    } else if (isServiceError(err)) {
+      process.stderr.write(`error ${err.code}: ${err.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

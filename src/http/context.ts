@@ -1,0 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type BillingDeps, initialBillingState, withBilling } from '../billing/billed-call.js';
+import type { ChargeHandle } from '../billing/billed-call.js';
+import type { Config } from '../config.js';
+import { ServiceError } from '../errors.js';
+import type { Fetcher } from '../fetch/types.js';
+import type { Account, Stores } from '../store/types.js';
+
+/** What every route needs; built once in buildApp. */
+export interface AppContext {
+  config: Config;
+  stores: Stores;
+  fetcher: Fetcher;
+  now: () => number;
+  randomBytes: (n: number) => Buffer;
+  billing: BillingDeps;
+  /** Aborted when the server shuts down past its grace period. */
+  shutdownSignal: AbortSignal;
+}
+
+export function requireAccount(request: FastifyRequest): Account {
+  if (!request.account) throw new ServiceError('UNAUTHORIZED');
+  return request.account;
+}
+
+/**
+ * An AbortSignal that fires when the client goes away before the answer is sent, or when
+ * the server shuts down; work in flight stops and its charge is refunded.
+ */
+export function requestSignal(ctx: AppContext, reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!reply.raw.writableFinished) controller.abort(new ServiceError('BAD_REQUEST', 'the client closed the connection'));
+  };
+  reply.raw.once('close', onClose);
+  return AbortSignal.any([controller.signal, ctx.shutdownSignal]);
+}
+
+/** Runs billable work with the billing order of DESIGN §4 and exposes its state to the headers hook. */
+export async function runBillable<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  opts: { operation: string; cost: number },
+  work: (charge: ChargeHandle) => Promise<T>,
+): Promise<T> {
+  const account = requireAccount(request);
+  const state = initialBillingState(ctx.now());
+  request.billing = state;
+  return withBilling(ctx.billing, { account, operation: opts.operation, cost: opts.cost, state }, work);
+}
+
+/** True when the client asked for raw Markdown (`Accept: text/markdown`) over JSON. */
+export function wantsMarkdown(request: FastifyRequest): boolean {
+  const accept = request.headers.accept;
+  if (!accept) return false;
+  let markdownQ = -1;
+  let jsonQ = -1;
+  for (const part of accept.split(',')) {
+    const [rawType, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const quality = q ? Number(q.slice(2)) : 1;
+    const weight = Number.isFinite(quality) ? quality : 0;
+    if (rawType === 'text/markdown') markdownQ = Math.max(markdownQ, weight);
+    if (rawType === 'application/json') jsonQ = Math.max(jsonQ, weight);
+  }
+  return markdownQ > 0 && markdownQ >= jsonQ;
+}

@@ -1,0 +1,181 @@
+import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import {
+  errorEnvelopeSchema,
+  readRequestSchema,
+  readResponseSchema,
+  usageResponseSchema,
+} from './schemas.js';
+
+/**
+ * The OpenAPI 3.1 document served at /openapi.json. Route schemas are shared with the
+ * routes themselves; the error codes each route can answer are listed by hand here and
+ * checked against the registry and docs/errors.md by test/unit/http/openapi.test.ts.
+ */
+
+type Json = Record<string, unknown>;
+
+const BILLING_HEADERS: Json = {
+  'X-Service-Cache': { description: 'HIT or MISS: whether the one-hour cache served the result (a HIT still costs 1 credit).', schema: { type: 'string', enum: ['HIT', 'MISS'] } },
+  'X-RateLimit-Remaining': { description: 'Monthly plan credits left; 0 while billing goes to bought credits; omitted for Enterprise (unlimited).', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When monthly plan credits reset: first instant of the next UTC month.', schema: { type: 'string', format: 'date-time' } },
+  'X-Service-Billed': { description: 'plan or credit: the pool this request was billed to. Absent on errors (refunded).', schema: { type: 'string', enum: ['plan', 'credit'] } },
+  'X-Credits-Remaining': { description: 'Bought-credit balance after the request; sent only when billed to credits.', schema: { type: 'integer' } },
+  'X-Concurrent-Remaining': { description: 'More in-flight requests the account has headroom for at that moment.', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'Request id, also in error bodies and logs.', schema: { type: 'string' } },
+};
+
+function errorResponses(codes: ErrorCode[]): Json {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const out: Json = {};
+  for (const [status, list] of [...byStatus].sort((a, b) => a[0] - b[0])) {
+    out[String(status)] = {
+      description: list.map((c) => `${c}: ${ERROR_CODES[c].message}`).join('; '),
+      'x-error-codes': list,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return out;
+}
+
+const BILLABLE_ERRORS: ErrorCode[] = [
+  'BAD_REQUEST', 'UNAUTHORIZED', 'PAYMENT_REQUIRED', 'RATE_LIMITED', 'CONCURRENT_LIMIT', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR',
+];
+const FETCH_ERRORS: ErrorCode[] = [
+  'INVALID_URL', 'ROBOTS_BLOCKED', 'WAF_BLOCKED', 'URL_NOT_FOUND', 'TOO_LARGE', 'UNSUPPORTED_TYPE', 'IMAGE_PDF',
+  'EXTRACTION_FAILED', 'TLS_ERROR', 'UPSTREAM_ERROR', 'TIMEOUT',
+];
+const ADMIN_ERRORS: ErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
+/** Answered by any route: unknown path, wrong method, oversize body. */
+const ROUTING_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED'];
+
+const bearer = [{ apiKey: [] }];
+const admin = [{ adminToken: [] }];
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+
+export function buildOpenApiDocument(opts: { version: string }): Json {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'pith read service',
+      version: opts.version,
+      description:
+        'Turns a public URL into clean Markdown. Every billable call costs credits taken before the cache lookup and refunded on failure. Errors use one envelope: `{status: "error", code, message, request_id, ...fields}`.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: 'API key `pk_…`' },
+        adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment (admin API is disabled when unset)' },
+      },
+      schemas: {
+        Error: { ...errorEnvelopeSchema, properties: { ...errorEnvelopeSchema.properties, code: { type: 'string', enum: Object.keys(ERROR_CODES) } } },
+        ReadRequest: readRequestSchema,
+        ReadResponse: readResponseSchema,
+        Usage: usageResponseSchema,
+      },
+    },
+    'x-routing-errors': ROUTING_ERRORS,
+    paths: {
+      '/v1/read': {
+        post: {
+          operationId: 'read',
+          summary: 'Read a URL as Markdown (1 credit; cached 1 h; holds a concurrency slot)',
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadRequest' } } } },
+          responses: {
+            200: {
+              description: 'The page as Markdown. JSON by default; raw Markdown with `Accept: text/markdown`.',
+              headers: BILLING_HEADERS,
+              content: {
+                'application/json': { schema: { $ref: '#/components/schemas/ReadResponse' } },
+                'text/markdown': { schema: { type: 'string' } },
+              },
+            },
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+          },
+        },
+      },
+      '/v1/usage': {
+        get: {
+          operationId: 'usage',
+          summary: 'Credits and concurrency of the calling account (0 credits, no slot)',
+          security: bearer,
+          responses: {
+            200: { description: 'Usage of the current UTC month', content: { 'application/json': { schema: { $ref: '#/components/schemas/Usage' } } } },
+            ...errorResponses(['UNAUTHORIZED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']),
+          },
+        },
+      },
+      '/healthz': { get: { operationId: 'healthz', summary: 'Process is up', responses: { 200: { description: 'healthy' } } } },
+      '/readyz': {
+        get: {
+          operationId: 'readyz',
+          summary: 'Backing stores are reachable',
+          responses: { 200: { description: 'ready' }, ...errorResponses(['SERVICE_UNAVAILABLE']) },
+        },
+      },
+      '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+      '/admin/v1/accounts': {
+        post: {
+          operationId: 'adminCreateAccount',
+          summary: 'Create an account and its first API key (the key is shown only here)',
+          security: admin,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', required: ['plan'], properties: { plan: { type: 'string', enum: ['free', 'starter', 'growth', 'scale', 'enterprise'] }, name: { type: 'string' } } } } },
+          },
+          responses: { 201: { description: '`{account_id, api_key, key_id, plan}`' }, ...errorResponses(ADMIN_ERRORS) },
+        },
+      },
+      '/admin/v1/accounts/{id}': {
+        get: {
+          operationId: 'adminGetAccount',
+          summary: 'Account, plan, usage, balance and keys (prefixes only)',
+          security: admin,
+          parameters: [idParam],
+          responses: { 200: { description: 'the account' }, ...errorResponses(ADMIN_ERRORS) },
+        },
+        patch: {
+          operationId: 'adminChangePlan',
+          summary: 'Change the plan',
+          security: admin,
+          parameters: [idParam],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['plan'], properties: { plan: { type: 'string' } } } } } },
+          responses: { 200: { description: 'the account' }, ...errorResponses(ADMIN_ERRORS) },
+        },
+      },
+      '/admin/v1/accounts/{id}/keys': {
+        post: {
+          operationId: 'adminCreateKey',
+          summary: 'Create another API key (shown only here)',
+          security: admin,
+          parameters: [idParam],
+          responses: { 201: { description: '`{key_id, api_key, prefix}`' }, ...errorResponses(ADMIN_ERRORS) },
+        },
+      },
+      '/admin/v1/accounts/{id}/keys/{keyId}': {
+        delete: {
+          operationId: 'adminRevokeKey',
+          summary: 'Revoke a key; it stops working at once',
+          security: admin,
+          parameters: [idParam, { name: 'keyId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 204: { description: 'revoked' }, ...errorResponses(ADMIN_ERRORS) },
+        },
+      },
+      '/admin/v1/accounts/{id}/credit-packs': {
+        post: {
+          operationId: 'adminAddCreditPack',
+          summary: 'Add a credit pack (S 500, M 2,200, L 6,000, XL 28,000); paid plans only',
+          security: admin,
+          parameters: [idParam],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['pack'], properties: { pack: { type: 'string', enum: ['S', 'M', 'L', 'XL'] } } } } } },
+          responses: { 200: { description: '`{bought_credits: {balance}}`' }, ...errorResponses([...ADMIN_ERRORS, 'PLAN_NOT_ELIGIBLE']) },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import { canonicalizeRequestUrl } from '../../fetch/url.js';
+import { CACHE_TTL_SECONDS, type ReadResult, readPage } from '../../ops/read.js';
+import { type AppContext, requestSignal, runBillable, wantsMarkdown } from '../context.js';
+import { errorEnvelopeSchema, readRequestSchema, readResponseSchema } from '../schemas.js';
+
+interface ReadBody {
+  url: string;
+  fresh?: boolean;
+}
+
+/** The JSON body of a read: the spec's field table, `warnings` only when there are some. */
+export function readResponseBody(result: ReadResult, cacheHit: boolean) {
+  return {
+    status: 'success' as const,
+    url: result.url,
+    markdown: result.markdown,
+    metadata: result.metadata,
+    stats: result.stats,
+    cache: { hit: cacheHit, ttl_seconds: CACHE_TTL_SECONDS },
+    ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
+  };
+}
+
+export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void {
+  scope.post<{ Body: ReadBody }>(
+    '/read',
+    {
+      schema: {
+        body: readRequestSchema,
+        response: { 200: readResponseSchema, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema },
+      },
+    },
+    async (request, reply) => {
+      const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
+      const signal = requestSignal(ctx, reply);
+      const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read', cost: 1 }, () =>
+        readPage(
+          { fetcher: ctx.fetcher, cache: ctx.stores.cache, engineVersion: ctx.config.engineVersion, now: ctx.now },
+          { url, fresh: request.body.fresh === true, signal },
+        ),
+      );
+      reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
+      if (wantsMarkdown(request)) {
+        return reply.type('text/markdown; charset=utf-8').send(result.markdown);
+      }
+      return readResponseBody(result, cacheHit);
+    },
+  );
+}

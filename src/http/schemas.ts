@@ -1,0 +1,110 @@
+/**
+ * JSON schemas shared by routes and the OpenAPI document. Response schemas are the
+ * allow-list of what leaves the process (STYLE §1).
+ */
+export const nullableString = { type: ['string', 'null'] } as const;
+
+export const errorEnvelopeSchema = {
+  type: 'object',
+  required: ['status', 'code', 'message', 'request_id'],
+  properties: {
+    status: { type: 'string', enum: ['error'] },
+    code: { type: 'string' },
+    message: { type: 'string' },
+    request_id: { type: 'string' },
+    retry_after: { type: ['integer', 'string'] },
+    in_flight: { type: 'integer' },
+    limit: { type: 'integer' },
+    upstream_status: { type: 'integer' },
+  },
+  additionalProperties: true,
+} as const;
+
+export const readRequestSchema = {
+  type: 'object',
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL to read.' },
+    fresh: { type: 'boolean', default: false, description: 'Skip the cache lookup; the result is still cached.' },
+  },
+} as const;
+
+export const metadataSchema = {
+  type: 'object',
+  required: ['title', 'description', 'language'],
+  properties: {
+    title: nullableString,
+    description: nullableString,
+    language: nullableString,
+    site_name: nullableString,
+    author: nullableString,
+    published_at: nullableString,
+    content_type: nullableString,
+    page_count: { type: ['integer', 'null'] },
+  },
+} as const;
+
+export const statsSchema = {
+  type: 'object',
+  required: ['raw_html_size_kb', 'markdown_size_kb', 'reduction_percent', 'extraction_time_ms'],
+  properties: {
+    raw_html_size_kb: { type: 'number' },
+    markdown_size_kb: { type: 'number' },
+    reduction_percent: { type: 'number' },
+    extraction_time_ms: { type: 'integer' },
+  },
+} as const;
+
+export const warningsSchema = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['code', 'message'],
+    properties: { code: { type: 'string' }, message: { type: 'string' } },
+  },
+} as const;
+
+export const readResultProperties = {
+  url: { type: 'string' },
+  markdown: { type: 'string' },
+  metadata: metadataSchema,
+  stats: statsSchema,
+  cache: {
+    type: 'object',
+    required: ['hit', 'ttl_seconds'],
+    properties: { hit: { type: 'boolean' }, ttl_seconds: { type: 'integer' } },
+  },
+  warnings: warningsSchema,
+} as const;
+
+export const readResponseSchema = {
+  type: 'object',
+  required: ['status', 'url', 'markdown', 'metadata', 'stats', 'cache'],
+  properties: { status: { type: 'string', enum: ['success'] }, ...readResultProperties },
+} as const;
+
+export const usageResponseSchema = {
+  type: 'object',
+  required: ['status', 'account_id', 'plan', 'period', 'plan_credits', 'bought_credits', 'concurrency'],
+  properties: {
+    status: { type: 'string', enum: ['success'] },
+    account_id: { type: 'string' },
+    plan: { type: 'string', enum: ['free', 'starter', 'growth', 'scale', 'enterprise'] },
+    period: {
+      type: 'object',
+      required: ['start', 'end'],
+      properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' } },
+    },
+    plan_credits: {
+      type: 'object',
+      required: ['limit', 'used', 'remaining'],
+      properties: { limit: { type: ['integer', 'null'] }, used: { type: 'integer' }, remaining: { type: ['integer', 'null'] } },
+    },
+    bought_credits: { type: 'object', required: ['balance'], properties: { balance: { type: 'integer' } } },
+    concurrency: {
+      type: 'object',
+      required: ['limit', 'in_flight'],
+      properties: { limit: { type: 'integer' }, in_flight: { type: 'integer' } },
+    },
+  },
+} as const;

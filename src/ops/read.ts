@@ -1,0 +1,85 @@
+import { performance } from 'node:perf_hooks';
+import { convertDocument } from '../convert/index.js';
+import type { DocumentMetadata, Warning } from '../convert/types.js';
+import type { Fetcher } from '../fetch/types.js';
+import type { CacheStore } from '../store/types.js';
+
+/** Cache lifetime of every cached operation (spec: one hour). */
+export const CACHE_TTL_SECONDS = 3600;
+
+export interface ReadStats {
+  raw_html_size_kb: number;
+  markdown_size_kb: number;
+  reduction_percent: number;
+  extraction_time_ms: number;
+}
+
+/** The cacheable part of a read result (what the JSON response carries besides status/cache). */
+export interface ReadResult {
+  url: string;
+  markdown: string;
+  metadata: DocumentMetadata;
+  stats: ReadStats;
+  warnings: Warning[];
+}
+
+export interface ReadDeps {
+  fetcher: Fetcher;
+  cache: CacheStore;
+  engineVersion: string;
+  now: () => number;
+}
+
+export interface ReadInput {
+  /** Canonical request URL (validated by canonicalizeRequestUrl). */
+  url: string;
+  fresh: boolean;
+  signal?: AbortSignal;
+}
+
+/** Cache key: (operation, engine version, canonical request URL). */
+export function cacheKey(operation: string, engineVersion: string, url: string): string {
+  return `op:${operation}:${engineVersion}:${url}`;
+}
+
+/** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */
+export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ result: ReadResult; cacheHit: boolean }> {
+  const key = cacheKey('read', deps.engineVersion, input.url);
+  if (!input.fresh) {
+    const cached = await deps.cache.get(key, deps.now());
+    if (cached !== null) return { result: JSON.parse(cached) as ReadResult, cacheHit: true };
+  }
+  const result = await fetchAndConvert(deps.fetcher, input.url, input.signal);
+  await deps.cache.set(key, JSON.stringify(result), CACHE_TTL_SECONDS * 1000, deps.now());
+  return { result, cacheHit: false };
+}
+
+/** Fetch + convert without the cache; shared by read, read-and-score and batch items. */
+export async function fetchAndConvert(fetcher: Fetcher, url: string, signal?: AbortSignal): Promise<ReadResult> {
+  const doc = await fetcher.fetch(url, signal ? { signal } : {});
+  const started = performance.now();
+  const converted = await convertDocument({ body: doc.body, contentType: doc.contentType, headers: doc.headers, url: doc.url });
+  const extractionMs = Math.round(performance.now() - started);
+  return {
+    url: doc.url,
+    markdown: converted.markdown,
+    metadata: converted.metadata,
+    stats: computeStats(doc.body.length, Buffer.byteLength(converted.markdown, 'utf8'), extractionMs),
+    warnings: converted.warnings,
+  };
+}
+
+const round = (value: number, digits: number): number => {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+};
+
+/** KB = 1024 bytes, 2 decimals; reduction 1 decimal, negative when the Markdown grew. */
+export function computeStats(rawBytes: number, markdownBytes: number, extractionMs: number): ReadStats {
+  return {
+    raw_html_size_kb: round(rawBytes / 1024, 2),
+    markdown_size_kb: round(markdownBytes / 1024, 2),
+    reduction_percent: rawBytes === 0 ? 0 : round(100 * (1 - markdownBytes / rawBytes), 1),
+    extraction_time_ms: extractionMs,
+  };
+}

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { createFetcher } from './fetch/fetcher.js';
+import { openStores } from './store/open.js';
+import type { Stores } from './store/types.js';
+
+/** How long shutdown waits for requests in flight before aborting them (they are refunded). */
+const DRAIN_GRACE_MS = 20_000;
+
+export interface RunningServer {
+  app: FastifyInstance;
+  stores: Stores;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the stores, builds the app and listens. The only place that wires real clocks and randomness. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const stores = await openStores(config);
+  const now = (): number => Date.now();
+  const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now });
+  const app = await buildApp(config, { stores, fetcher, now, randomBytes });
+  if (config.allowPrivateTargets.length > 0) {
+    app.log.warn({ allowPrivateTargets: config.allowPrivateTargets }, 'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.');
+  }
+  const url = await app.listen({ port: config.port, host: config.host });
+  app.log.info(`listening on ${url}`);
+  let closed: Promise<void> | null = null;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      const timer = setTimeout(() => app.abortInFlight(), DRAIN_GRACE_MS);
+      timer.unref();
+      try {
+        await app.close(); // stops accepting; waits for requests in flight (their finally blocks release slots)
+      } finally {
+        clearTimeout(timer);
+        await fetcher.close();
+        await stores.close();
+      }
+    })();
+    return closed;
+  };
+  return { app, stores, url, close };
+}
+
+/** Installs SIGTERM/SIGINT handlers that drain and exit. */
+export function exitOnSignals(server: RunningServer): void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    server.app.log.info({ signal }, 'shutting down: draining requests in flight');
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        server.app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

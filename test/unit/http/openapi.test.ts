@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../../src/app.js';
+import { loadConfig } from '../../../src/config.js';
+import { ERROR_CODES } from '../../../src/errors.js';
+import type { Fetcher } from '../../../src/fetch/types.js';
+import { openSqliteStores } from '../../../src/store/sqlite/index.js';
+
+const refuseAll: Fetcher = {
+  fetch: async () => {
+    throw new Error('no fetching in this test');
+  },
+};
+
+describe('OpenAPI document, routes, error registry and docs/errors.md agree', () => {
+  let app: FastifyInstance;
+  let dir: string;
+  const routes: Array<{ method: string; url: string }> = [];
+  let doc: any;
+  let closeStores: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pith-openapi-'));
+    const stores = openSqliteStores(dir);
+    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'x', LOG_LEVEL: 'silent', ENGINE_VERSION: 't' });
+    app = await buildApp(config, { stores, fetcher: refuseAll, now: () => Date.now(), randomBytes });
+    await app.ready();
+    routes.push(...app.routeTable.list());
+    doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    closeStores = () => stores.close();
+  });
+  afterAll(async () => {
+    await app.close();
+    await closeStores();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('documents every route and no route that does not exist', () => {
+    const documented = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(ops)) documented.add(`${method.toUpperCase()} ${path}`);
+    }
+    const served = new Set(routes.map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`));
+    expect([...served].sort()).toEqual([...documented].sort());
+  });
+
+  it('lists only registry codes, and every registry code somewhere', () => {
+    const used = new Set<string>(doc['x-routing-errors']);
+    for (const ops of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(ops)) {
+        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+          for (const code of response['x-error-codes'] ?? []) {
+            expect(ERROR_CODES[code as keyof typeof ERROR_CODES]?.status, code).toBe(Number(status));
+            used.add(code);
+          }
+        }
+      }
+    }
+    for (const code of ['TOO_LARGE']) used.add(code); // also the oversize-request-body answer of every route
+    expect([...used].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    expect(doc.components.schemas.Error.properties.code.enum.sort()).toEqual(Object.keys(ERROR_CODES).sort());
+  });
+
+  it('docs/errors.md has exactly the registry codes with their statuses', () => {
+    const md = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
+    const rows = [...md.matchAll(/^\|\s*`([A-Z_]+)`\s*\|\s*(\d{3})\s*\|/gm)].map((m) => [m[1], Number(m[2])] as const);
+    const documented = Object.fromEntries(rows);
+    const registry = Object.fromEntries(Object.entries(ERROR_CODES).map(([c, v]) => [c, v.status]));
+    expect(documented).toEqual(registry);
+  });
+});
+
