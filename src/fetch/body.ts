@@ -68,24 +68,37 @@ export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBody
     }
   }
 
+  // pipeline() may report the AbortError of the streams it tears down instead of the
+  // error that made it tear them down; remember ours
+  let ownError: Error | null = null;
+  async function* countRawSafe(): AsyncGenerator<Buffer> {
+    try {
+      yield* countRaw();
+    } catch (err) {
+      if (err instanceof Truncated || err instanceof BodyTooLargeError) ownError ??= err;
+      throw err;
+    }
+  }
+
   async function collect(decoded: AsyncIterable<Buffer>): Promise<void> {
     for await (const chunk of decoded) {
       decodedBytes += chunk.length;
       if (decodedBytes > maxBytes) {
-        if (!truncate) throw new BodyTooLargeError('decoded', maxBytes);
+        if (!truncate) throw (ownError = new BodyTooLargeError('decoded', maxBytes));
         chunks.push(chunk.subarray(0, chunk.length - (decodedBytes - maxBytes)));
-        throw new Truncated();
+        throw (ownError = new Truncated());
       }
       chunks.push(chunk);
     }
   }
 
   try {
-    const stages = [Readable.from(countRaw()), ...decoders, collect] as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream];
+    const stages = [Readable.from(countRawSafe()), ...decoders, collect] as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream];
     await pipeline(...stages);
   } catch (err) {
-    if (err instanceof Truncated || (truncate && isTruncation(err))) truncated = true;
-    else throw err;
+    const cause: unknown = ownError ?? err;
+    if (cause instanceof Truncated || (truncate && isTruncation(cause))) truncated = true;
+    else throw cause;
   }
   return { body: Buffer.concat(chunks), rawBytes, truncated };
 }

@@ -40,7 +40,8 @@ export function createGuardedConnector(opts: GuardedConnectorOptions): Connector
   return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
-    resolveChecked(host, port, opts.lookup, opts.allow).then(
+    const lookup = boundedLookup(opts.lookup, opts.connectTimeoutMs ?? 10_000);
+    resolveChecked(host, port, lookup, opts.allow).then(
       (address) => {
         const servername = isIP(host) ? undefined : (options.servername ?? host);
         dial({ ...options, hostname: address, ...(servername ? { servername } : {}) }, callback);
@@ -48,6 +49,24 @@ export function createGuardedConnector(opts: GuardedConnectorOptions): Connector
       (err: Error) => callback(err, null),
     );
   };
+}
+
+/** A lookup that gives up after `ms` (so a hung resolver cannot pin a connection slot). */
+function boundedLookup(lookup: LookupFn, ms: number): LookupFn {
+  return (hostname) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new LookupError('ETIMEOUT', hostname)), ms);
+      lookup(hostname).then(
+        (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
+    });
 }
 
 /** Resolves (or parses a literal), checks every address, returns the one to dial. */

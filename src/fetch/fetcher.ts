@@ -192,6 +192,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       await discard(res);
       throw new ServiceError('WAF_BLOCKED', undefined, { vendor });
     }
+    await rejectDeclaredOversize(res, limits.maxBytes);
     const { body } = await readBody(res.body, { encodings: parseContentEncoding(res.headers['content-encoding']), maxBytes: limits.maxBytes });
     return { url: res.url.href, status: res.status, headers: res.headers, contentType: mediaType(res.headers), body };
   }
@@ -223,6 +224,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       const start = parseHttpUrl(raw);
       const headers = requestHeaders(opts.headers, opts.headers?.['accept'] ?? '*/*');
       const res = await follow(start, { maxHops: opts.followRedirects ?? 5, headers, signal, exhausted: 'return' });
+      if (!opts.truncate) await rejectDeclaredOversize(res, opts.maxBytes ?? limits.maxBytes);
       const read = await readBody(res.body, {
         encodings: parseContentEncoding(res.headers['content-encoding']),
         maxBytes: opts.maxBytes ?? limits.maxBytes,
@@ -253,9 +255,19 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
     fetchResource,
     dispatcher: agent,
     async close() {
-      await agent.close();
+      // in-flight fetches are over (or abandoned) when the app closes; do not wait on them
+      await agent.destroy();
     },
   };
+}
+
+/** A Content-Length over the cap fails at once, before any body byte is read. */
+async function rejectDeclaredOversize(res: RawResponse, maxBytes: number): Promise<void> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    res.body.destroy();
+    throw new ServiceError('TOO_LARGE', `the target declares ${declared} bytes; the limit is ${maxBytes}`);
+  }
 }
 
 async function discard(res: RawResponse): Promise<void> {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export type SiteHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+export type SiteHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 export interface Site {
   /** `http://127.0.0.1:<port>` */
