@@ -1,16 +1,17 @@
 /**
  * Generates the PDF fixtures under test/fixtures/formats/ (committed; rerun only to change
  * them): `npx tsx scripts/make-pdf-fixtures.ts [--bench]`. Deterministic content (seeded
- * word generator, fixed dates). `--bench` also writes the large bench inputs to
- * bench/data/ (not committed): a ~10 MB / 500-page report.
+ * word generator, fixed dates). `--bench` also writes the large bench input to
+ * $TMPDIR/pith-bench-formats/ (never committed): a ~10 MB / 500-page report.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
 
 const OUT = join(import.meta.dirname, '..', 'test', 'fixtures', 'formats');
-const BENCH_OUT = join(import.meta.dirname, '..', 'bench', 'data');
+const BENCH_OUT = join(tmpdir(), 'pith-bench-formats');
 const FIXED_DATE = new Date('2026-01-15T10:00:00Z');
 
 const WORDS = ('the of and to in a is that for it as was with be by on not he this are or his from at which but have an they ' +

@@ -1,0 +1,3 @@
+def hello(name):
+    """Say hello."""
+    return f"hello {name}"
