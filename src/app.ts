@@ -89,8 +89,13 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));
 
   let closing = false;
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     closing = true;
+  });
+  // While draining, answers close their connection so keep-alive clients do not hold the close open.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('Connection', 'close');
+    return payload;
   });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

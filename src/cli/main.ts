@@ -12,7 +12,6 @@ import {
 import { isCreditPackId } from '../billing/plans.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
-import { exitOnSignals, startServer } from '../server.js';
 import { openStores } from '../store/open.js';
 import { PLAN_IDS, type PlanId } from '../store/types.js';
 import { type ParsedArgs, UsageError, parseArgs, requireOption } from './args.js';
@@ -64,6 +63,8 @@ async function run(argv: string[]): Promise<number> {
   const [group, action, target] = args.positionals;
   switch (`${group ?? ''} ${action ?? ''}`.trim()) {
     case 'serve': {
+      // loaded lazily: admin commands should not pay for the whole engine's start-up
+      const { exitOnSignals, startServer } = await import('../server.js');
       const server = await startServer(loadConfig());
       exitOnSignals(server);
       process.stderr.write(

@@ -1,0 +1,68 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/billing/api-keys.js';
+import { openSqliteStores } from '../../src/store/sqlite/index.js';
+
+const run = promisify(execFile);
+const CLI = new URL('../../src/cli/main.ts', import.meta.url).pathname;
+const dataDir = mkdtempSync(join(tmpdir(), 'pith-cli-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function pith(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('pith CLI (same code as the admin API, on the SQLite store)', () => {
+  it('creates accounts and keys, adds packs, revokes keys', async () => {
+    const created = await pith('accounts', 'create', '--plan', 'starter', '--name', 'CLI test');
+    expect(created.code).toBe(0);
+    const account = JSON.parse(created.stdout) as { account_id: string; api_key: string; key_id: string };
+    expect(account.api_key).toMatch(/^pk_/);
+    expect(created.stderr).toContain('shown only once');
+
+    const key = JSON.parse((await pith('keys', 'create', '--account', account.account_id)).stdout) as { key_id: string; api_key: string };
+    const pack = await pith('credits', 'add', '--account', account.account_id, '--pack', 'm');
+    expect(JSON.parse(pack.stdout)).toEqual({ account_id: account.account_id, bought_credits: { balance: 2200 } });
+
+    const revoked = await pith('keys', 'revoke', '--account', account.account_id, '--key', key.key_id);
+    expect(revoked.code).toBe(0);
+    const stores = openSqliteStores(dataDir);
+    try {
+      expect(await stores.accounts.findByKeyHash(hashApiKey(key.api_key))).toBeNull();
+      expect((await stores.accounts.findByKeyHash(hashApiKey(account.api_key)))?.account.plan).toBe('starter');
+    } finally {
+      await stores.close();
+    }
+    const shown = JSON.parse((await pith('accounts', 'show', account.account_id)).stdout) as { keys: unknown[]; usage: { bought_credits: { balance: number } } };
+    expect(shown.keys).toHaveLength(2);
+    expect(shown.usage.bought_credits.balance).toBe(2200);
+    expect(JSON.stringify(shown)).not.toContain(account.api_key);
+  });
+
+  it('refuses packs on Free with exit code 1 and the error code', async () => {
+    const created = JSON.parse((await pith('accounts', 'create', '--plan', 'free')).stdout) as { account_id: string };
+    const res = await pith('credits', 'add', '--account', created.account_id, '--pack', 'S');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('PLAN_NOT_ELIGIBLE');
+  });
+
+  it('exits 2 with usage on bad arguments', async () => {
+    const bad = await pith('accounts', 'create', '--plan', 'platinum');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown plan');
+    expect((await pith('frobnicate')).code).toBe(2);
+    expect((await pith('keys', 'create')).code).toBe(2);
+  });
+});
