@@ -49,7 +49,22 @@ function resolveMetaLabel(label: string | null): string | null {
 }
 
 function decodeWith(charset: string, bytes: Uint8Array): string {
+  if (charset === 'windows-1252') return decodeWindows1252(bytes);
   return new TextDecoder(charset, { ignoreBOM: true }).decode(bytes);
+}
+
+/** windows-1252 for 0x80–0x9F (WHATWG index); undefined slots map to the C1 control, as WHATWG says. */
+const CP1252_HIGH =
+  '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
+  '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/**
+ * Node 20's TextDecoder drops bytes 0x80–0x9F for windows-1252 (and its labels latin1,
+ * iso-8859-1, ascii…), losing curly quotes and dashes; decode it by hand.
+ */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return latin1.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
 }
 
 function sniffBom(b: Buffer): { charset: string; length: number } | null {
@@ -119,13 +134,25 @@ export function detectCharset(sample: Uint8Array): { charset: string; guessed: b
   const zh = best(['gb18030', 'big5'], sample, isHan);
   if (zh && zh.ratio >= 0.6) return { charset: zh.charset, guessed: true };
 
-  const cyr = scriptRatio(decodeWith('windows-1251', sample), isCyrillic);
-  if (cyr >= 0.6) {
+  // Cyrillic words are runs of high bytes; Latin-1 accents sit alone between ASCII letters
+  if (highRunShare(sample) >= 0.5) {
     const lower1251 = scriptRatio(decodeWith('windows-1251', sample), isLowerCyrillic);
     const lowerKoi = scriptRatio(decodeWith('koi8-r', sample), isLowerCyrillic);
     return { charset: lowerKoi > lower1251 ? 'koi8-r' : 'windows-1251', guessed: true };
   }
   return { charset: 'windows-1252', guessed: true };
+}
+
+/** Share of high bytes (≥ 0x80) that have a high-byte neighbour. */
+function highRunShare(sample: Uint8Array): number {
+  let high = 0;
+  let inRun = 0;
+  for (let i = 0; i < sample.length; i++) {
+    if ((sample[i] ?? 0) < 0x80) continue;
+    high++;
+    if ((sample[i - 1] ?? 0) >= 0x80 || (sample[i + 1] ?? 0) >= 0x80) inRun++;
+  }
+  return high === 0 ? 0 : inRun / high;
 }
 
 function utf16Order(sample: Uint8Array): string {
@@ -174,5 +201,4 @@ function scriptRatio(text: string, inScript: (cp: number) => boolean): number {
 const isKana = (cp: number): boolean => cp >= 0x3040 && cp <= 0x30ff;
 const isHangul = (cp: number): boolean => (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0x3130 && cp <= 0x318f);
 const isHan = (cp: number): boolean => cp >= 0x4e00 && cp <= 0x9fff;
-const isCyrillic = (cp: number): boolean => cp >= 0x0400 && cp <= 0x04ff;
 const isLowerCyrillic = (cp: number): boolean => cp >= 0x0430 && cp <= 0x045f;
