@@ -128,26 +128,10 @@ function relink(parent: ParentNode, kids: ChildNode[]): void {
   }
 }
 
-/**
- * Flatten every element deeper than `maxDepth`: its children become one text node with their
- * text. Real content never nests that deep; hostile markup can nest 100,000 levels.
- */
-export function capDepth(doc: Document, maxDepth = MAX_DEPTH): number {
-  let flattened = 0;
-  const stack: Array<[ParentNode, number]> = [[doc, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [ParentNode, number];
-    if (depth >= maxDepth && node.children.length > 0) {
-      const text = textOf(node);
-      relink(node, text ? [new Text(text)] : []);
-      flattened++;
-      continue;
-    }
-    for (const child of node.children) {
-      if (isElement(child)) stack.push([child, depth + 1]);
-    }
-  }
-  return flattened;
+/** Replace an element's children by one text node holding their text (depth cap). */
+export function flattenChildren(el: Element): void {
+  const text = textOf(el);
+  relink(el, text ? [new Text(text)] : []);
 }
 
 /** class + id of an element, lower-cased, for pattern tests. */

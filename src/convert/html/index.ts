@@ -2,11 +2,11 @@ import { Element } from 'domhandler';
 import type { Document } from 'domhandler';
 import { ServiceError, isServiceError } from '../../errors.js';
 import type { ConvertResult, DocumentMetadata } from '../types.js';
-import { capDepth, findFirst, parseHtml } from './dom.js';
+import { findFirst, parseHtml } from './dom.js';
 import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
 import { MarkdownWriter } from './markdown.js';
-import { readMetadata } from './metadata.js';
+import { buildMetadata } from './metadata.js';
 import { prepareDocument } from './prepare.js';
 import { effectiveBase } from './urls.js';
 import { pageWarnings } from './warnings.js';
@@ -24,6 +24,8 @@ export interface HtmlToMarkdownOptions {
 
 /** A description made from the first paragraph is cut at about this many characters. */
 const DESCRIPTION_MAX = 300;
+/** Language detection reads the start of the Markdown only. */
+const LANGUAGE_SAMPLE_CHARS = 3000;
 /** Share of control/replacement characters above which the input is binary, not HTML. */
 const BINARY_SHARE = 0.1;
 
@@ -39,15 +41,13 @@ export function htmlToMarkdown(html: string, baseUrl: string, options: HtmlToMar
 function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions): ConvertResult {
   if (looksBinary(html)) throw new ServiceError('EXTRACTION_FAILED', 'the document is binary, not HTML text');
   const doc = parseHtml(html);
-  capDepth(doc);
-  const meta = readMetadata(doc);
-  const signals = prepareDocument(doc);
+  const { signals, raw } = prepareDocument(doc);
+  const meta = buildMetadata(raw);
   const body = bodyOf(doc);
   const content = extractMainContent(body, { titles: meta.titleVariants });
   const writer = new MarkdownWriter({ base: effectiveBase(baseUrl, meta.baseHref), drop: content.drop, stats: content.stats });
   const markdown = sanitize(writer.render(content.roots));
-  let plainText: string | null = null;
-  const plain = (): string => (plainText ??= markdownToPlain(markdown));
+  const plain = (): string => markdownToPlain(markdown.slice(0, LANGUAGE_SAMPLE_CHARS));
   const metadata: DocumentMetadata = {
     title: sanitizeOrNull(meta.title),
     description: sanitizeOrNull(meta.description ?? firstParagraph(markdown)),
@@ -56,7 +56,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   if (meta.siteName) metadata.site_name = sanitize(meta.siteName);
   if (meta.author) metadata.author = sanitize(meta.author);
   if (meta.publishedAt) metadata.published_at = sanitize(meta.publishedAt);
-  return { markdown, metadata, warnings: pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, plain().length) };
+  return { markdown, metadata, warnings: pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, content.textLength) };
 }
 
 function bodyOf(doc: Document): Element {
@@ -84,10 +84,13 @@ function looksBinary(html: string): boolean {
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const HAS_CONTROL = new RegExp(CONTROL.source);
+const HAS_LONE_SURROGATE = new RegExp(LONE_SURROGATE.source);
 
 /** Valid UTF-8 out: no lone surrogates, no control characters. */
 function sanitize(s: string): string {
-  return s.replace(CONTROL, '').replace(LONE_SURROGATE, '\ufffd');
+  const a = HAS_CONTROL.test(s) ? s.replace(CONTROL, '') : s;
+  return HAS_LONE_SURROGATE.test(a) ? a.replace(LONE_SURROGATE, '\ufffd') : a;
 }
 
 function sanitizeOrNull(s: string | null): string | null {

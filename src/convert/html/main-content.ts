@@ -23,6 +23,8 @@ const ALL_FLAGS = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDIT
 
 /** Below this many characters an attempt is considered a miss and the ladder goes on (Readability's 500). */
 export const CHAR_THRESHOLD = 500;
+/** A first-rung result this long and nearly link-free is accepted even under CHAR_THRESHOLD. */
+const SHORT_ARTICLE_CHARS = 250;
 /** Paragraphs shorter than this add nothing to their ancestors' scores. */
 const MIN_PARAGRAPH_LEN = 25;
 /** A paragraph's length adds at most this much (one point per 100 characters). */
@@ -52,7 +54,7 @@ const HEADER_INTRO_LEN = 120;
 
 export const PATTERNS = {
   unlikely:
-    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|paywall|popup|promo|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|widget|yom-remote/,
+    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|paywall|popup|promo|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|yom-remote/,
   maybeCandidate: /and|article|body|column|content|main|mathjax|shadow|post|entry|story|thread|answer|question|product|docs/,
   positive: /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
   negative:
@@ -126,6 +128,9 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
     if (opts.debug) for (const d of drop) opts.debug(`  drop ${describe(d)} len=${stats.get(d)?.textLen}`);
     results.push({ roots, drop, textLength });
     if (textLength >= CHAR_THRESHOLD) break;
+    // A short but clean story found with every flag on beats longer finds of laxer rungs,
+    // which tend to be comment threads and footers.
+    if (results.length === 1 && textLength >= SHORT_ARTICLE_CHARS && attemptQuality(roots, textLength, stats, body) >= textLength * 0.8) break;
     const next = dropOneFlag(flags);
     if (next === flags) break;
     flags = next;

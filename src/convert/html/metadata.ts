@@ -1,5 +1,5 @@
-import type { Document, Element } from 'domhandler';
-import { collapseWhitespace, textOf, walkElements } from './dom.js';
+import { collapseWhitespace } from './dom.js';
+import type { RawMetadata } from './prepare.js';
 
 /**
  * Page metadata from `<head>` and structured data, read before the clean-up phase removes
@@ -33,67 +33,41 @@ interface JsonLdFacts {
   publisher?: string;
 }
 
-export function readMetadata(doc: Document): PageMetadata {
-  const meta = new Map<string, string>();
-  let titleTag: string | null = null;
-  let firstH1: string | null = null;
-  let htmlLang: string | null = null;
-  let baseHref: string | null = null;
-  let relAuthor: string | null = null;
+export function buildMetadata(raw: RawMetadata): PageMetadata {
+  const meta = raw.metas;
+  const get = (k: string): string | undefined => {
+    const v = meta.get(k);
+    return v === undefined ? undefined : clean(v) || undefined;
+  };
+  const titleTag = raw.titleTag !== null ? clean(raw.titleTag) || null : null;
+  const firstH1 = raw.firstH1 !== null ? clean(raw.firstH1) || null : null;
+  const relAuthor = raw.relAuthor !== null ? clean(raw.relAuthor) || null : null;
   const ld: JsonLdFacts = {};
-  walkElements(doc, (el: Element) => {
-    const a = el.attribs;
-    switch (el.name) {
-      case 'html':
-        if (a.lang || a['xml:lang']) htmlLang = (a.lang || a['xml:lang']) ?? null;
-        break;
-      case 'title':
-        if (titleTag === null) titleTag = clean(textOf(el));
-        return false;
-      case 'base':
-        if (baseHref === null && a.href) baseHref = a.href;
-        break;
-      case 'meta': {
-        const key = (a.property ?? a.name ?? a.itemprop ?? '').toLowerCase();
-        const content = a.content;
-        if (key && content !== undefined && !meta.has(key)) meta.set(key, clean(content));
-        break;
-      }
-      case 'script':
-        if ((a.type ?? '').toLowerCase() === 'application/ld+json') readJsonLd(textOf(el), ld);
-        return false;
-      case 'style':
-        return false;
-      case 'h1':
-        if (firstH1 === null) firstH1 = clean(textOf(el)) || null;
-        break;
-      case 'a':
-        if (relAuthor === null && (a.rel ?? '').split(/\s+/).includes('author')) relAuthor = clean(textOf(el)) || null;
-        break;
-    }
-    return true;
-  });
-  const siteName = meta.get('og:site_name') || ld.publisher || meta.get('application-name') || null;
-  const ogTitle = meta.get('og:title') || meta.get('twitter:title') || null;
+  // JSON.parse is the priciest step here: skip it when the meta tags already say everything.
+  const needLd = !get('og:title') || !(get('description') || get('og:description')) || !get('og:site_name') ||
+    !get('author') || !get('article:published_time');
+  if (needLd) for (const text of raw.jsonLd) readJsonLd(text, ld);
+  const siteName = get('og:site_name') || ld.publisher || get('application-name') || null;
+  const ogTitle = get('og:title') || get('twitter:title') || null;
   const title = pick(ogTitle ? stripSite(ogTitle, siteName) : null, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null, firstH1);
-  const description = pick(meta.get('description'), meta.get('og:description'), meta.get('twitter:description'), ld.description);
-  const metaAuthor = meta.get('author') || meta.get('article:author') || meta.get('dc.creator') || meta.get('parsely-author') || null;
+  const description = pick(get('description'), get('og:description'), get('twitter:description'), ld.description);
+  const metaAuthor = get('author') || get('article:author') || get('dc.creator') || get('parsely-author') || null;
   const author = pick(metaAuthor && !/^https?:/.test(metaAuthor) ? metaAuthor : null, ld.author, relAuthor);
   const publishedAt = pick(
-    meta.get('article:published_time'), ld.datePublished, meta.get('datepublished'), meta.get('date'),
-    meta.get('pubdate'), meta.get('publish-date'), meta.get('dc.date'), meta.get('dc.date.issued'), meta.get('parsely-pub-date'),
+    get('article:published_time'), ld.datePublished, get('datepublished'), get('date'),
+    get('pubdate'), get('publish-date'), get('dc.date'), get('dc.date.issued'), get('parsely-pub-date'),
   );
-  const variants = [title, ogTitle, titleTag, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null].filter(
+  const variants = [title, ogTitle, titleTag, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null, firstH1].filter(
     (t): t is string => typeof t === 'string' && t !== '',
   );
   return {
     title,
     description,
-    htmlLang,
+    htmlLang: raw.htmlLang,
     siteName,
     author,
     publishedAt: publishedAt && !Number.isNaN(Date.parse(publishedAt)) ? publishedAt : null,
-    baseHref,
+    baseHref: raw.baseHref,
     titleVariants: variants,
   };
 }

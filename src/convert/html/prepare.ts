@@ -1,6 +1,6 @@
 import { Element, Text } from 'domhandler';
 import type { ChildNode, Document, ParentNode } from 'domhandler';
-import { isElement, removeNodes, textOf } from './dom.js';
+import { MAX_DEPTH, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
 
 /**
  * Phase 1 of extraction: take out everything that can never be content (scripts, styles,
@@ -28,13 +28,42 @@ export interface ShellSignals {
   noscriptAsksForJs: boolean;
 }
 
-/** Remove non-content nodes in place; returns what JS_SHELL detection needs. */
-export function prepareDocument(doc: Document): ShellSignals {
+/** What metadata.ts needs from the markup, collected during the same walk. */
+export interface RawMetadata {
+  metas: Map<string, string>;
+  titleTag: string | null;
+  htmlLang: string | null;
+  baseHref: string | null;
+  jsonLd: string[];
+  firstH1: string | null;
+  relAuthor: string | null;
+}
+
+export interface Prepared {
+  signals: ShellSignals;
+  raw: RawMetadata;
+  /** Elements flattened because they sat deeper than MAX_DEPTH. */
+  flattened: number;
+}
+
+/**
+ * One iterative walk over the whole document: cap the depth, collect metadata sources,
+ * remove non-content nodes, note JS_SHELL signals. Mutates `doc`.
+ */
+export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
   const signals: ShellSignals = { scriptCount: 0, scriptBytes: 0, spaRoot: false, noscriptAsksForJs: false };
+  const raw: RawMetadata = { metas: new Map(), titleTag: null, htmlLang: null, baseHref: null, jsonLd: [], firstH1: null, relAuthor: null };
+  let flattened = 0;
   const doomed: ChildNode[] = [];
-  const stack: ChildNode[] = [...doc.children].reverse();
+  const stack: ChildNode[] = [];
+  const depths: number[] = [];
+  for (let i = doc.children.length - 1; i >= 0; i--) {
+    stack.push(doc.children[i] as ChildNode);
+    depths.push(1);
+  }
   while (stack.length > 0) {
     const node = stack.pop() as ChildNode;
+    const depth = depths.pop() as number;
     if (node.type === 'comment' || node.type === 'directive' || node.type === 'cdata') {
       doomed.push(node);
       continue;
@@ -43,38 +72,72 @@ export function prepareDocument(doc: Document): ShellSignals {
     const name = node.name;
     const a = node.attribs;
     if (name === 'script') {
-      const type = a.type ?? '';
+      const type = (a.type ?? '').toLowerCase();
       if (type.startsWith('math/tex')) {
         replaceWithMath(node, type.includes('mode=display'));
         continue;
       }
-      signals.scriptCount++;
       const first = node.children[0];
-      signals.scriptBytes += first && first.type === 'text' ? first.data.length : 0;
+      const text = first && first.type === 'text' ? first.data : '';
+      if (type === 'application/ld+json') raw.jsonLd.push(text);
+      else {
+        signals.scriptCount++;
+        signals.scriptBytes += text.length;
+      }
       doomed.push(node);
       continue;
     }
     if (name === 'noscript') {
-      const text = textOf(node);
-      if (ENABLE_JS.test(text)) signals.noscriptAsksForJs = true;
+      if (ENABLE_JS.test(textOf(node))) signals.noscriptAsksForJs = true;
       if (!rescueNoscriptImage(node)) doomed.push(node);
       continue;
     }
     if (NEVER_CONTENT.has(name)) {
+      collectHeadFact(node, raw);
+      if (name === 'head') {
+        // keep walking the head for meta/title/base, then drop it
+        for (let i = node.children.length - 1; i >= 0; i--) {
+          stack.push(node.children[i] as ChildNode);
+          depths.push(depth + 1);
+        }
+      }
       doomed.push(node);
       continue;
     }
+    if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
+    else if (name === 'h1' && raw.firstH1 === null) raw.firstH1 = textOf(node);
+    else if (name === 'a' && raw.relAuthor === null && a.rel !== undefined && /(?:^|\s)author(?:\s|$)/.test(a.rel)) raw.relAuthor = textOf(node);
     if (a.id !== undefined && SPA_ROOT_IDS.has(a.id)) signals.spaRoot = true;
     if (a['ng-app'] !== undefined || a['data-reactroot'] !== undefined || a['data-server-rendered'] !== undefined) signals.spaRoot = true;
     if (isHidden(node)) {
       doomed.push(node);
       continue;
     }
+    if (depth >= maxDepth && node.children.length > 0) {
+      flattenChildren(node);
+      flattened++;
+      continue;
+    }
     const kids = node.children;
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as ChildNode);
+    for (let i = kids.length - 1; i >= 0; i--) {
+      stack.push(kids[i] as ChildNode);
+      depths.push(depth + 1);
+    }
   }
   removeNodes(doomed);
-  return signals;
+  return { signals, raw, flattened };
+}
+
+function collectHeadFact(el: Element, raw: RawMetadata): void {
+  const a = el.attribs;
+  if (el.name === 'meta') {
+    const key = (a.property ?? a.name ?? a.itemprop ?? '').toLowerCase();
+    if (key && a.content !== undefined && !raw.metas.has(key)) raw.metas.set(key, a.content);
+  } else if (el.name === 'title') {
+    if (raw.titleTag === null) raw.titleTag = textOf(el);
+  } else if (el.name === 'base') {
+    if (raw.baseHref === null && a.href) raw.baseHref = a.href;
+  }
 }
 
 function isHidden(el: Element): boolean {
@@ -132,11 +195,6 @@ function findImg(root: Element): Element | null {
   if (!m || !m[1]) return null;
   const alt = /\balt\s*=\s*["']([^"']*)["']/i.exec(m[0]);
   return new Element('img', { src: m[1], ...(alt && alt[1] ? { alt: alt[1] } : {}) }, []);
-}
-
-/** Visible text length of the prepared body, whitespace-collapsed (for JS_SHELL). */
-export function visibleTextLength(root: ParentNode): number {
-  return textOf(root).replace(/\s+/g, ' ').trim().length;
 }
 
 export function makeText(data: string): Text {

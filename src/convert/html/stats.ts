@@ -81,7 +81,8 @@ export function computeStats(root: ParentNode): StatsMap {
         if (cs.hasBlock || BLOCK_TAGS.has(c.name)) s.hasBlock = true;
         if (cs.hasMainish) s.hasMainish = true;
         const n = c.name;
-        if (n === 'p') s.paragraphs++;
+        // Readability turns block-free divs into <p> before counting; count them the same way.
+        if (n === 'p' || (n === 'div' && !cs.hasBlock && cs.textLen > 0)) s.paragraphs++;
         else if (n === 'img' || n === 'picture') s.images++;
         else if (n === 'li') s.listItems++;
         else if (n === 'br') s.breaks++;
