@@ -20,6 +20,8 @@ export interface ReadBodyOptions {
   encodings: string[];
   /** Cap on raw (wire) bytes and, separately, on decoded bytes. */
   maxBytes: number;
+  /** Cap on raw bytes when it should differ from `maxBytes` (a small truncated read of a compressed body). */
+  maxRawBytes?: number;
   /** Return the first `maxBytes` decoded bytes instead of failing (robots.txt, sniffing). */
   truncate?: boolean;
 }
@@ -48,6 +50,7 @@ class Truncated extends Error {}
  */
 export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBodyOptions): Promise<BodyResult> {
   const { maxBytes, truncate = false } = opts;
+  const maxRaw = opts.maxRawBytes ?? maxBytes;
   const decoders = [...opts.encodings].reverse().map(createDecoder);
   let rawBytes = 0;
   let decodedBytes = 0;
@@ -57,12 +60,12 @@ export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBody
   async function* countRaw(): AsyncGenerator<Buffer> {
     for await (const chunk of source) {
       rawBytes += chunk.byteLength;
-      if (rawBytes > maxBytes) {
-        if (truncate && decoders.length === 0) {
-          yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength - (rawBytes - maxBytes));
+      if (rawBytes > maxRaw) {
+        if (truncate) {
+          yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength - (rawBytes - maxRaw));
           throw new Truncated();
         }
-        throw new BodyTooLargeError('raw', maxBytes);
+        throw new BodyTooLargeError('raw', maxRaw);
       }
       yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     }

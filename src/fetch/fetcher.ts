@@ -204,6 +204,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       const sniffed = await readBody(res.body, {
         encodings: parseContentEncoding(res.headers['content-encoding']),
         maxBytes: WAF_BODY_SNIFF_BYTES,
+        maxRawBytes: limits.maxBytes,
         truncate: true,
       });
       snippet = sniffed.body.toString('latin1');
@@ -228,6 +229,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       const read = await readBody(res.body, {
         encodings: parseContentEncoding(res.headers['content-encoding']),
         maxBytes: opts.maxBytes ?? limits.maxBytes,
+        maxRawBytes: Math.max(opts.maxBytes ?? limits.maxBytes, opts.truncate ? limits.maxBytes : 0),
         truncate: opts.truncate ?? false,
       });
       return {
