@@ -1,0 +1,67 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { htmlToMarkdown } from '../../src/convert/html/index.js';
+import type { ConvertResult } from '../../src/convert/types.js';
+
+/**
+ * Golden cases: one folder per case under test/golden/<slug>/ with input.html,
+ * expected.md, expected-meta.json and an optional meta.json
+ * `{url?, contentLanguage?, type?}`. Shared by the test runner (reads only) and
+ * update.ts (the only writer).
+ */
+export const GOLDEN_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** Fixed base when a case has no meta.json url (Readability's test pages do the same). */
+export const DEFAULT_BASE = 'http://fakehost/';
+
+export interface CaseMeta {
+  url?: string;
+  contentLanguage?: string;
+  /** Page type for per-type measurement: article, docs, product, forum, listing, landing, edge. */
+  type?: string;
+}
+
+export interface GoldenCase {
+  slug: string;
+  dir: string;
+  meta: CaseMeta;
+  input: string;
+}
+
+export function listCases(): GoldenCase[] {
+  return readdirSync(GOLDEN_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(path.join(GOLDEN_DIR, d.name, 'input.html')))
+    .map((d) => loadCase(d.name))
+    .sort((a, b) => a.slug.localeCompare(b.slug));
+}
+
+export function loadCase(slug: string): GoldenCase {
+  const dir = path.join(GOLDEN_DIR, slug);
+  const metaPath = path.join(dir, 'meta.json');
+  const meta = existsSync(metaPath) ? (JSON.parse(readFileSync(metaPath, 'utf8')) as CaseMeta) : {};
+  return { slug, dir, meta, input: readFileSync(path.join(dir, 'input.html'), 'utf8') };
+}
+
+export function runCase(c: GoldenCase): ConvertResult {
+  return htmlToMarkdown(c.input, c.meta.url ?? `${DEFAULT_BASE}${c.slug}/`, { contentLanguage: c.meta.contentLanguage ?? null });
+}
+
+/** What expected-meta.json holds: metadata and warnings, stable key order, LF, final newline. */
+export function metaSnapshot(r: ConvertResult): string {
+  return `${JSON.stringify({ metadata: r.metadata, warnings: r.warnings }, null, 2)}\n`;
+}
+
+/** A short unified diff around the first differing line. */
+export function firstDiff(expected: string, actual: string, context = 3): string {
+  const e = expected.split('\n');
+  const a = actual.split('\n');
+  let i = 0;
+  while (i < e.length && i < a.length && e[i] === a[i]) i++;
+  const from = Math.max(0, i - context);
+  const lines = [`@@ first difference at line ${i + 1} @@`];
+  for (let k = from; k < i; k++) lines.push(`  ${e[k]}`);
+  for (let k = i; k < Math.min(e.length, i + context + 1); k++) lines.push(`- ${e[k]}`);
+  for (let k = i; k < Math.min(a.length, i + context + 1); k++) lines.push(`+ ${a[k]}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,20 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { listCases, loadCase, metaSnapshot, runCase } from './cases.js';
+
+/**
+ * The only writer of golden files: `npm run golden:update -- <slug> [<slug>…]` or `-- --all`.
+ * Review every changed expected.md before committing; it is the product.
+ */
+const args = process.argv.slice(2);
+if (args.length === 0) {
+  console.error('usage: npm run golden:update -- <slug>... | --all');
+  process.exit(2);
+}
+const cases = args.includes('--all') ? listCases() : args.map((slug) => loadCase(slug));
+for (const c of cases) {
+  const r = runCase(c);
+  writeFileSync(path.join(c.dir, 'expected.md'), r.markdown);
+  writeFileSync(path.join(c.dir, 'expected-meta.json'), metaSnapshot(r));
+  console.log(`updated ${c.slug} (${r.markdown.length} chars${r.warnings.length ? `, ${r.warnings.map((w) => w.code).join(',')}` : ''})`);
+}
