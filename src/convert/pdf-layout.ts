@@ -252,7 +252,8 @@ function lineSpacing(lines: Line[]): Map<number, number> {
       steps.set(roundSize(b.size), list);
     }
   }
-  return new Map([...steps].map(([size, list]) => [size, median(list)]));
+  // Lower median: paragraph gaps are the outliers and must not drag the norm up.
+  return new Map([...steps].map(([size, list]) => [size, [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)] as number]));
 }
 
 function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, number>): Block[] {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { layoutPdf, type PdfPage, type PdfTextItem } from '../../../src/convert/pdf-layout.js';
+
+/** A run of text at (x, baseline y) in a 10-unit font; width ~0.5 units per char. */
+const run = (x: number, y: number, text: string, size = 10): PdfTextItem => ({ x, y, width: text.length * size * 0.5, size, text, rotated: false });
+const page = (items: PdfTextItem[]): PdfPage => ({ width: 612, height: 792, items });
+
+describe('layoutPdf', () => {
+  it('reads two columns one after the other, not interleaved', () => {
+    const items: PdfTextItem[] = [];
+    for (let i = 0; i < 8; i++) {
+      items.push(run(72, 100 + i * 12, `left line ${i} words`));
+      items.push(run(320, 100 + i * 12, `right line ${i} words`));
+    }
+    const { markdown } = layoutPdf([page(items)]);
+    expect(markdown.indexOf('left line 7')).toBeLessThan(markdown.indexOf('right line 0'));
+    expect(markdown).toContain('left line 0 words left line 1 words');
+  });
+
+  it('joins words hyphenated across lines, keeps real hyphens mid-line', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, 'a well-known exam-'), run(72, 112, 'ple of text')])]);
+    expect(markdown).toBe('a well-known example of text\n');
+  });
+
+  it('makes headings from larger fonts, levels by size', () => {
+    const { markdown, firstHeading } = layoutPdf([page([run(72, 80, 'Title', 24), run(72, 120, 'Section', 16), run(72, 150, 'Body text here.'), run(72, 162, 'More body text.')])]);
+    expect(markdown).toBe('# Title\n\n## Section\n\nBody text here. More body text.\n');
+    expect(firstHeading).toBe('Title');
+  });
+
+  it('splits paragraphs at larger vertical gaps', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, 'First one.'), run(72, 112, 'Still first.'), run(72, 140, 'Second.'), run(72, 152, 'Still second.')])]);
+    expect(markdown).toBe('First one. Still first.\n\nSecond. Still second.\n');
+  });
+
+  it('turns bullet glyphs into list items and escapes Markdown at block starts', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, '• one'), run(72, 112, '• two'), run(72, 140, '# not a heading')])]);
+    expect(markdown).toBe('- one\n- two\n\n\\# not a heading\n');
+  });
+
+  it('marks page breaks and reports empty pages', () => {
+    const result = layoutPdf([page([run(72, 100, 'one')]), page([]), page([run(72, 100, 'three')])]);
+    expect(result.markdown).toBe('one\n\n<!-- page 3 -->\n\nthree\n');
+    expect(result.emptyPages).toEqual([2]);
+  });
+});

@@ -1,0 +1,122 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import PDFDocument from 'pdfkit';
+import { describe, expect, it } from 'vitest';
+import { convertDocument } from '../../../src/convert/index.js';
+import { pdfToMarkdown } from '../../../src/convert/pdf.js';
+import { ServiceError } from '../../../src/errors.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'formats');
+const fixture = (name: string): Buffer => readFileSync(join(FIXTURES, name));
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error('expected a ServiceError');
+}
+
+function makePdf(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const doc = new PDFDocument({ size: 'LETTER', margin: 72 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    draw(doc);
+    doc.end();
+  });
+}
+
+describe('pdfToMarkdown on generated fixtures', () => {
+  it('reads a two-column paper column by column, joining hyphenated words', async () => {
+    const { markdown, metadata } = await pdfToMarkdown(fixture('two-column.pdf'));
+    const order = ['# Sparse Attention', '## Abstract', '## 1 Introduction', '## 2 Method', '## 3 Experiments', '## 4 Discussion', '<!-- page 2 -->', '## 5 Conclusion'];
+    const positions = order.map((h) => markdown.indexOf(h));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(markdown).toContain('Long documents challenge standard attention because its cost grows quadratically.');
+    expect(markdown).not.toMatch(/\p{L}- \p{Ll}/u);
+    expect(metadata).toMatchObject({ title: 'Sparse Attention for Long Documents', author: 'A. Researcher; B. Scientist', language: 'en-GB', page_count: 2, content_type: 'application/pdf' });
+  });
+
+  it('reads a 50-page report: heading levels, bullets, no running headers or page numbers', async () => {
+    const { markdown, metadata } = await pdfToMarkdown(fixture('report-50.pdf'));
+    expect(metadata.page_count).toBe(50);
+    expect(markdown.match(/^# Chapter \d+:/gm)).toHaveLength(10);
+    expect(markdown.match(/^## Section \d+\.\d /gm)).toHaveLength(100);
+    expect(markdown.match(/^- /gm)).toHaveLength(150);
+    expect(markdown).not.toContain('Acme Annual Report 2026');
+    expect(markdown).not.toMatch(/Page \d+ of 50/);
+    expect(markdown.match(/^<!-- page \d+ -->$/gm)).toHaveLength(49);
+  });
+
+  it('IMAGE_PDF (422) when no page has a text layer', async () => {
+    const err = await failure(pdfToMarkdown(fixture('image-only.pdf')));
+    expect(err.code).toBe('IMAGE_PDF');
+    expect(err.status).toBe(422);
+    expect(err.message).toContain('3 pages');
+  });
+
+  it('warns about pages without text when only some have it', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.text('Only the first page has text.');
+      doc.addPage();
+      doc.rect(100, 100, 200, 200).fill('#333');
+    });
+    const result = await pdfToMarkdown(pdf);
+    expect(result.markdown).toBe('Only the first page has text.\n');
+    expect(result.warnings.map((w) => w.code)).toEqual(['PDF_PAGES_WITHOUT_TEXT']);
+  });
+
+  it('a password-protected PDF is EXTRACTION_FAILED saying a password is needed', async () => {
+    const err = await failure(pdfToMarkdown(fixture('encrypted.pdf')));
+    expect(err.code).toBe('EXTRACTION_FAILED');
+    expect(err.message).toMatch(/encrypted and needs a password/);
+    expect(err.fields.reason).toBe('pdf_password_required');
+  });
+
+  it('an owner-password-only PDF opens normally', async () => {
+    expect((await pdfToMarkdown(fixture('encrypted-owner-only.pdf'))).markdown).toContain('Anyone can open this file');
+  });
+
+  it.each(['corrupted.pdf', 'hostile-deep-nesting.pdf', 'hostile-page-loop.pdf', 'hostile-flate-bomb.pdf'])('%s → EXTRACTION_FAILED, and the next PDF still converts', async (name) => {
+    const err = await failure(pdfToMarkdown(fixture(name)));
+    expect(err.code).toBe('EXTRACTION_FAILED');
+    expect((await pdfToMarkdown(fixture('encrypted-owner-only.pdf'))).markdown).toContain('Anyone');
+  });
+
+  it('refuses a decompression bomb before pdf.js inflates it', async () => {
+    const err = await failure(pdfToMarkdown(fixture('hostile-flate-bomb.pdf')));
+    expect(err.message).toContain('decompression bomb');
+    expect(err.fields.reason).toBe('pdf_decompression_bomb');
+  });
+
+  it('stops at the time budget with EXTRACTION_FAILED', async () => {
+    const err = await failure(pdfToMarkdown(fixture('report-50.pdf'), { timeoutMs: 1 }));
+    expect(err.code).toBe('EXTRACTION_FAILED');
+    expect(err.message).toContain('1 ms budget');
+  });
+
+  it('cuts at maxPages with TRUNCATED', async () => {
+    const result = await pdfToMarkdown(fixture('report-50.pdf'), { maxPages: 2 });
+    expect(result.metadata.page_count).toBe(50);
+    expect(result.warnings).toEqual([{ code: 'TRUNCATED', message: 'PDF cut at 2 of 50 pages' }]);
+    expect(result.markdown.match(/^<!-- page \d+ -->$/gm)).toEqual(['<!-- page 2 -->']);
+  });
+
+  it('ignores rotated text (margin labels, watermarks)', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.fontSize(12).text('Body text stays.', 72, 72);
+      doc.save().rotate(90, { origin: [300, 400] }).fontSize(40).text('DRAFT', 300, 400).restore();
+    });
+    expect((await pdfToMarkdown(pdf)).markdown).toBe('Body text stays.\n');
+  });
+
+  it('goes through convertDocument with metadata.content_type and page_count', async () => {
+    const result = await convertDocument({ body: fixture('two-column.pdf'), contentType: 'application/pdf', headers: {}, url: 'https://e.test/p.pdf' });
+    expect(result.metadata).toMatchObject({ content_type: 'application/pdf', page_count: 2, description: 'A two-column test paper' });
+  });
+});
