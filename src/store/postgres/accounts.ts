@@ -73,6 +73,7 @@ export function postgresAccounts(pool: PgPool, s: string): AccountStore {
              FROM ${s}.api_keys k JOIN ${s}.accounts a ON a.id = k.account_id
             WHERE k.hash = $1 AND k.revoked_at IS NULL`,
           [hash],
+          'pith_find_key',
         );
         return row ? { account: toAccount(row), keyId: row.key_id } : null;
       }),

@@ -22,8 +22,17 @@ export async function guard<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function queryRows<R extends QueryResultRow>(db: Pick<Pool, 'query'> | PoolClient, sql: string, params: unknown[] = []): Promise<R[]> {
-  return (await db.query<R>(sql, params)).rows;
+/**
+ * Rows of one query. A `name` makes it a prepared statement per connection (parsed and
+ * planned once): used for the per-request hot path.
+ */
+export async function queryRows<R extends QueryResultRow>(
+  db: Pick<Pool, 'query'> | PoolClient,
+  sql: string,
+  params: unknown[] = [],
+  name?: string,
+): Promise<R[]> {
+  return (await db.query<R>(name === undefined ? { text: sql, values: params } : { name, text: sql, values: params })).rows;
 }
 
 /**

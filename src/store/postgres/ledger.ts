@@ -13,6 +13,11 @@ interface LedgerRow {
   charge_id: string | null;
   created_at: string;
 }
+interface FnRow {
+  o_source: CreditSource | null;
+  o_plan_used: string;
+  o_bought_balance: string;
+}
 interface Usage {
   planUsed: number;
   boughtBalance: number;
@@ -21,11 +26,13 @@ interface Usage {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * Credits ledger and counters. A charge or refund is one READ COMMITTED transaction whose
- * decisive step is a conditional `UPDATE … RETURNING` (or upsert): PostgreSQL re-checks the
- * condition on the newest row version after waiting for the row lock, so instances racing
- * for the last credit can never overspend. Lock order is month_usage → accounts (charge) and
- * ledger(charge row) → one counter (refund), so the two never deadlock.
+ * Credits ledger and counters. A charge or refund is one transaction — one call of a
+ * PL/pgSQL function (migrations.ts, version 2) — whose decisive step is a conditional upsert
+ * or `UPDATE … WHERE balance >= amount`: PostgreSQL re-checks the condition on the newest
+ * row version after waiting for the row lock, so instances racing for the last credit can
+ * never overspend, and the lock is held for microseconds, not client round trips. Lock
+ * order is month_usage → accounts (charge) and ledger(charge row) → one counter (refund),
+ * so the two never deadlock.
  */
 export function postgresLedger(pool: PgPool, s: string): LedgerStore {
   const usage = async (db: PgPool | PoolClient, accountId: string, period: string): Promise<Usage> => {
@@ -34,6 +41,7 @@ export function postgresLedger(pool: PgPool, s: string): LedgerStore {
       `SELECT (SELECT plan_used FROM ${s}.month_usage WHERE account_id = $1 AND period = $2) AS plan_used,
               (SELECT bought_balance FROM ${s}.accounts WHERE id = $1) AS bought_balance`,
       [accountId, period],
+      'pith_usage',
     );
     return { planUsed: num(row?.plan_used), boughtBalance: num(row?.bought_balance) };
   };
@@ -53,91 +61,32 @@ export function postgresLedger(pool: PgPool, s: string): LedgerStore {
     return { planUsed: num(row?.plan_used), boughtBalance: num(row?.bought_balance) };
   };
 
-  const takePlan = async (c: PoolClient, req: ChargeRequest): Promise<boolean> => {
-    // The insert covers the first charge of a month; the conflict branch re-checks the limit
-    // against the locked, newest row. No row back = the plan does not cover the amount.
-    const rows = await queryRows(
-      c,
-      `INSERT INTO ${s}.month_usage AS m (account_id, period, plan_used)
-       SELECT $1, $2, $3::bigint WHERE $4::bigint IS NULL OR $3::bigint <= $4::bigint
-       ON CONFLICT (account_id, period) DO UPDATE SET plan_used = m.plan_used + EXCLUDED.plan_used
-         WHERE $4::bigint IS NULL OR m.plan_used + EXCLUDED.plan_used <= $4::bigint
-       RETURNING plan_used`,
-      [req.accountId, req.period, req.amount, req.planLimit],
-    );
-    return rows.length === 1;
-  };
-
-  const takeBought = async (c: PoolClient, req: ChargeRequest): Promise<boolean> => {
-    const rows = await queryRows(
-      c,
-      `UPDATE ${s}.accounts SET bought_balance = bought_balance - $2 WHERE id = $1 AND bought_balance >= $2 RETURNING bought_balance`,
-      [req.accountId, req.amount],
-    );
-    return rows.length === 1;
-  };
-
+  // pith_charge / pith_refund (migration 2) run the whole transaction server-side.
   const charge = (req: ChargeRequest): Promise<ChargeResult> =>
-    transaction<ChargeResult>(pool, async (c) => {
-      let source: CreditSource | null = null;
-      if (await takePlan(c, req)) source = 'plan';
-      else if (req.allowBought && (await takeBought(c, req))) source = 'credit';
-      if (source === null) {
-        const now = await usage(c, req.accountId, req.period);
-        return { commit: false, value: { ok: false, reason: 'insufficient', ...now } };
-      }
-      const after = await record(c, {
-        id: req.chargeId,
-        account_id: req.accountId,
-        kind: 'charge',
-        source,
-        amount: req.amount,
-        period: req.period,
-        operation: req.operation,
-        charge_id: req.chargeId,
-        created_at: iso(req.now),
-      });
-      return { commit: true, value: { ok: true, source, ...after } };
+    guard(async () => {
+      const [row] = await queryRows<FnRow & { o_ok: boolean }>(
+        pool,
+        `SELECT * FROM ${s}.pith_charge($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [req.accountId, req.period, req.amount, req.planLimit, req.allowBought, req.chargeId, req.operation, iso(req.now)],
+        'pith_charge',
+      );
+      if (!row) throw new Error('pith_charge returned no row');
+      const usage = { planUsed: num(row.o_plan_used), boughtBalance: num(row.o_bought_balance) };
+      return row.o_ok && row.o_source !== null
+        ? { ok: true, source: row.o_source, ...usage }
+        : { ok: false, reason: 'insufficient', ...usage };
     });
 
   const refund = (req: RefundRequest): Promise<RefundResult> =>
-    transaction<RefundResult>(pool, async (c) => {
-      // Locking the charge row serialises every refund of this charge, across instances.
-      const [chg] = await queryRows<LedgerRow>(c, `SELECT * FROM ${s}.ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE`, [
-        req.chargeId,
-      ]);
-      if (!chg) return { commit: false, value: { applied: false, source: null, planUsed: 0, boughtBalance: 0 } };
-      const [state] = await queryRows<{ already: boolean; refunded: string }>(
-        c,
-        `SELECT EXISTS (SELECT 1 FROM ${s}.ledger WHERE id = $1) AS already,
-                COALESCE((SELECT SUM(amount) FROM ${s}.ledger WHERE charge_id = $2 AND kind = 'refund'), 0) AS refunded`,
-        [req.refundId, req.chargeId],
+    guard(async () => {
+      const [row] = await queryRows<FnRow & { o_applied: boolean }>(
+        pool,
+        `SELECT * FROM ${s}.pith_refund($1, $2, $3, $4)`,
+        [req.refundId, req.chargeId, req.amount, iso(req.now)],
+        'pith_refund',
       );
-      const amount = Math.min(req.amount, num(chg.amount) - num(state?.refunded));
-      if (state?.already || amount <= 0) {
-        return { commit: false, value: { applied: false, source: chg.source, ...(await usage(c, chg.account_id, chg.period)) } };
-      }
-      if (chg.source === 'plan') {
-        await c.query(`UPDATE ${s}.month_usage SET plan_used = plan_used - $3 WHERE account_id = $1 AND period = $2`, [
-          chg.account_id,
-          chg.period,
-          amount,
-        ]);
-      } else {
-        await c.query(`UPDATE ${s}.accounts SET bought_balance = bought_balance + $2 WHERE id = $1`, [chg.account_id, amount]);
-      }
-      const after = await record(c, {
-        id: req.refundId,
-        account_id: chg.account_id,
-        kind: 'refund',
-        source: chg.source,
-        amount,
-        period: chg.period,
-        operation: chg.operation,
-        charge_id: req.chargeId,
-        created_at: iso(req.now),
-      });
-      return { commit: true, value: { applied: true, source: chg.source, ...after } };
+      if (!row) throw new Error('pith_refund returned no row');
+      return { applied: row.o_applied, source: row.o_source, planUsed: num(row.o_plan_used), boughtBalance: num(row.o_bought_balance) };
     });
 
   return {

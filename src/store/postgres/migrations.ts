@@ -60,6 +60,96 @@ export const POSTGRES_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }
       CREATE INDEX cache_expiry ON {s}.cache(expires_at);
     `,
   },
+  {
+    // One round trip per charge, refund and slot acquire: the per-account row lock is held
+    // only while PostgreSQL runs the function, not across client round trips. Same logic
+    // as before: conditional upsert / UPDATE … RETURNING re-checked on the locked row.
+    version: 2,
+    sql: `
+      CREATE FUNCTION {s}.pith_charge(
+        p_account TEXT, p_period TEXT, p_amount BIGINT, p_limit BIGINT, p_allow_bought BOOLEAN,
+        p_charge_id TEXT, p_operation TEXT, p_created_at TEXT,
+        OUT o_ok BOOLEAN, OUT o_source TEXT, OUT o_plan_used BIGINT, OUT o_bought_balance BIGINT)
+      LANGUAGE plpgsql AS $fn$
+      BEGIN
+        o_ok := false;
+        IF p_limit IS NULL OR p_amount <= p_limit THEN
+          INSERT INTO {s}.month_usage AS m (account_id, period, plan_used) VALUES (p_account, p_period, p_amount)
+          ON CONFLICT (account_id, period) DO UPDATE SET plan_used = m.plan_used + EXCLUDED.plan_used
+            WHERE p_limit IS NULL OR m.plan_used + EXCLUDED.plan_used <= p_limit;
+          IF FOUND THEN o_source := 'plan'; END IF;
+        END IF;
+        IF o_source IS NULL AND p_allow_bought THEN
+          UPDATE {s}.accounts AS a SET bought_balance = a.bought_balance - p_amount
+           WHERE a.id = p_account AND a.bought_balance >= p_amount;
+          IF FOUND THEN o_source := 'credit'; END IF;
+        END IF;
+        IF o_source IS NOT NULL THEN
+          INSERT INTO {s}.ledger (id, account_id, kind, source, amount, period, operation, charge_id, created_at)
+          VALUES (p_charge_id, p_account, 'charge', o_source, p_amount, p_period, p_operation, p_charge_id, p_created_at);
+          o_ok := true;
+        END IF;
+        o_plan_used := COALESCE((SELECT m.plan_used FROM {s}.month_usage m WHERE m.account_id = p_account AND m.period = p_period), 0);
+        o_bought_balance := COALESCE((SELECT a.bought_balance FROM {s}.accounts a WHERE a.id = p_account), 0);
+      END
+      $fn$;
+
+      CREATE FUNCTION {s}.pith_refund(
+        p_refund_id TEXT, p_charge_id TEXT, p_amount BIGINT, p_created_at TEXT,
+        OUT o_applied BOOLEAN, OUT o_source TEXT, OUT o_plan_used BIGINT, OUT o_bought_balance BIGINT)
+      LANGUAGE plpgsql AS $fn$
+      DECLARE
+        chg {s}.ledger%ROWTYPE;
+        v_amount BIGINT;
+      BEGIN
+        o_applied := false;
+        -- Locking the charge row serialises every refund of this charge, across instances;
+        -- the statements below take fresh snapshots and so see the refunds committed before.
+        SELECT * INTO chg FROM {s}.ledger l WHERE l.id = p_charge_id AND l.kind = 'charge' FOR UPDATE;
+        IF NOT FOUND THEN
+          o_plan_used := 0;
+          o_bought_balance := 0;
+          RETURN;
+        END IF;
+        o_source := chg.source;
+        IF NOT EXISTS (SELECT 1 FROM {s}.ledger l WHERE l.id = p_refund_id) THEN
+          v_amount := LEAST(p_amount, chg.amount - COALESCE(
+            (SELECT SUM(l.amount) FROM {s}.ledger l WHERE l.charge_id = p_charge_id AND l.kind = 'refund'), 0));
+          IF v_amount > 0 THEN
+            IF chg.source = 'plan' THEN
+              UPDATE {s}.month_usage m SET plan_used = m.plan_used - v_amount
+               WHERE m.account_id = chg.account_id AND m.period = chg.period;
+            ELSE
+              UPDATE {s}.accounts a SET bought_balance = a.bought_balance + v_amount WHERE a.id = chg.account_id;
+            END IF;
+            INSERT INTO {s}.ledger (id, account_id, kind, source, amount, period, operation, charge_id, created_at)
+            VALUES (p_refund_id, chg.account_id, 'refund', chg.source, v_amount, chg.period, chg.operation, p_charge_id, p_created_at);
+            o_applied := true;
+          END IF;
+        END IF;
+        o_plan_used := COALESCE((SELECT m.plan_used FROM {s}.month_usage m WHERE m.account_id = chg.account_id AND m.period = chg.period), 0);
+        o_bought_balance := COALESCE((SELECT a.bought_balance FROM {s}.accounts a WHERE a.id = chg.account_id), 0);
+      END
+      $fn$;
+
+      CREATE FUNCTION {s}.pith_acquire_slot(
+        p_lock TEXT, p_account TEXT, p_slot TEXT, p_limit BIGINT, p_now BIGINT, p_expires BIGINT,
+        OUT o_acquired BOOLEAN, OUT o_in_flight BIGINT)
+      LANGUAGE plpgsql AS $fn$
+      BEGIN
+        PERFORM pg_advisory_xact_lock(hashtextextended(p_lock, 0));
+        DELETE FROM {s}.slots sl WHERE sl.account_id = p_account AND sl.expires_at <= p_now;
+        SELECT COUNT(*) INTO o_in_flight FROM {s}.slots sl WHERE sl.account_id = p_account AND sl.slot_id <> p_slot;
+        o_acquired := o_in_flight < p_limit;
+        IF o_acquired THEN
+          INSERT INTO {s}.slots AS sl (account_id, slot_id, expires_at) VALUES (p_account, p_slot, p_expires)
+          ON CONFLICT (account_id, slot_id) DO UPDATE SET expires_at = EXCLUDED.expires_at;
+          o_in_flight := o_in_flight + 1;
+        END IF;
+      END
+      $fn$;
+    `,
+  },
 ];
 
 /** Creates the schema when missing and applies every migration not yet applied. */
