@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const config = loadConfig({
       DATA_DIR: mkdtempSync(join(tmpdir(), 'pith-bench-')),
       PORT: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'error',
       ENGINE_VERSION: 'bench',
       ALLOW_PRIVATE_TARGETS: '127.0.0.1/32',
     });
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     });
     const json = await warm.body.text();
     if (warm.statusCode !== 200) throw new Error(`warm-up failed: ${json}`);
-    process.stdout.write(`${JSON.stringify({ url: `${server.url}/v1/read`, key: apiKey, body })}\n`);
+    process.stdout.write(`READY ${JSON.stringify({ url: `${server.url}/v1/read`, key: apiKey, body })}\n`);
   } else if (mode === 'bare') {
     // Same JSON a cache hit returns, from a route with no auth, billing, slots or cache.
     const app = Fastify({ logger: false });
@@ -65,11 +65,14 @@ async function main(): Promise<void> {
     };
     app.post('/v1/read', async () => payload);
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
-    process.stdout.write(`${JSON.stringify({ url: `${url}/v1/read`, key: 'none', body: JSON.stringify({ url: pageUrl }) })}\n`);
+    process.stdout.write(`READY ${JSON.stringify({ url: `${url}/v1/read`, key: 'none', body: JSON.stringify({ url: pageUrl }) })}\n`);
   } else {
     throw new Error('usage: server-targets.ts pith|bare');
   }
 }
+
+process.once('SIGINT', () => process.exit(0));
+process.once('SIGTERM', () => process.exit(0));
 
 main().catch((err: unknown) => {
   process.stderr.write(`${String(err)}\n`);

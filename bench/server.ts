@@ -35,10 +35,11 @@ async function startTarget(mode: 'pith' | 'bare'): Promise<{ child: ChildProcess
   });
   const line = await new Promise<string>((resolve, reject) => {
     let buf = '';
+    // the child may log before it is ready; its one READY line carries the target
     child.stdout?.on('data', (d: Buffer) => {
       buf += d.toString();
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve(buf.slice(0, nl));
+      const ready = buf.split('\n').find((l) => l.startsWith('READY '));
+      if (ready) resolve(ready.slice('READY '.length));
     });
     child.once('exit', (code) => reject(new Error(`${mode} target exited with ${code}`)));
   });
