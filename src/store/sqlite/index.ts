@@ -141,7 +141,6 @@ function sqliteAccounts(db: Database.Database): AccountStore {
 }
 
 function sqliteLedger(db: Database.Database): LedgerStore {
-  const ensureMonth = db.prepare('INSERT OR IGNORE INTO month_usage (account_id, period, plan_used) VALUES (?, ?, 0)');
   const selectMonth = db.prepare('SELECT plan_used FROM month_usage WHERE account_id = ? AND period = ?');
   const selectBalance = db.prepare('SELECT bought_balance FROM accounts WHERE id = ?');
   const addPlanUsed = db.prepare('UPDATE month_usage SET plan_used = plan_used + ? WHERE account_id = ? AND period = ?');
@@ -160,14 +159,20 @@ function sqliteLedger(db: Database.Database): LedgerStore {
     return { planUsed: month?.plan_used ?? 0, boughtBalance: acc?.bought_balance ?? 0 };
   };
 
+  const upsertPlanUsed = db.prepare(
+    `INSERT INTO month_usage (account_id, period, plan_used) VALUES (?, ?, ?)
+     ON CONFLICT (account_id, period) DO UPDATE SET plan_used = plan_used + excluded.plan_used`,
+  );
+
+  // Few statements on purpose: this runs on every billable request (bench/server.ts).
   const chargeTx = db.transaction((req: ChargeRequest): ChargeResult => {
-    ensureMonth.run(req.accountId, req.period);
-    const { planUsed, boughtBalance } = usage(req.accountId, req.period);
-    let source: CreditSource | null = null;
+    const planUsed = (selectMonth.get(req.accountId, req.period) as { plan_used: number } | undefined)?.plan_used ?? 0;
+    const boughtBalance = (selectBalance.get(req.accountId) as { bought_balance: number } | undefined)?.bought_balance ?? 0;
+    let source: CreditSource;
     if (req.planLimit === null || planUsed + req.amount <= req.planLimit) source = 'plan';
     else if (req.allowBought && boughtBalance >= req.amount) source = 'credit';
-    if (source === null) return { ok: false, reason: 'insufficient', planUsed, boughtBalance };
-    if (source === 'plan') addPlanUsed.run(req.amount, req.accountId, req.period);
+    else return { ok: false, reason: 'insufficient', planUsed, boughtBalance };
+    if (source === 'plan') upsertPlanUsed.run(req.accountId, req.period, req.amount);
     else addBalance.run(-req.amount, req.accountId);
     insertEntry.run({
       id: req.chargeId,
@@ -180,7 +185,9 @@ function sqliteLedger(db: Database.Database): LedgerStore {
       charge_id: req.chargeId,
       created_at: iso(req.now),
     });
-    return { ok: true, source, ...usage(req.accountId, req.period) };
+    return source === 'plan'
+      ? { ok: true, source, planUsed: planUsed + req.amount, boughtBalance }
+      : { ok: true, source, planUsed, boughtBalance: boughtBalance - req.amount };
   });
 
   const refundTx = db.transaction((req: RefundRequest): RefundResult => {
