@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStores } from '../../src/store/open.js';
+import { redisCache } from '../../src/store/redis/cache.js';
+import type { RedisClient } from '../../src/store/redis/client.js';
 import { openRedisStores } from '../../src/store/redis/index.js';
 import { DATABASE_URL, REDIS_URL, deletePrefix, dropSchema, requireServer, testPrefix, testSchema } from './backends.js';
 import { storeContract } from './contract.js';
@@ -81,5 +83,22 @@ describe.skipIf(!enabled)(SUITE, () => {
         await stores.close();
       }
     });
+  });
+});
+
+describe('redis cache writes on a full Redis', () => {
+  const failing = (name: string, message: string): RedisClient => {
+    const err = Object.assign(new Error(message), { name });
+    return { set: async () => Promise.reject(err) } as unknown as RedisClient;
+  };
+
+  it('drops the entry when Redis refuses writes with OOM (noeviction), instead of failing the read', async () => {
+    const cache = redisCache(failing('ReplyError', "OOM command not allowed when used memory > 'maxmemory'."), 'p:');
+    await expect(cache.set('k', 'v', 1_000, T0)).resolves.toBeUndefined();
+  });
+
+  it('still reports a lost connection as SERVICE_UNAVAILABLE', async () => {
+    const cache = redisCache(failing('Error', 'Connection is closed.'), 'p:');
+    await expect(cache.set('k', 'v', 1_000, T0)).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
   });
 });

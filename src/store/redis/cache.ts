@@ -23,7 +23,14 @@ export function redisCache(client: RedisClient, prefix: string): CacheStore {
           await client.del(key(k));
           return;
         }
-        await client.set(key(k), `${nowMs + ttlMs}:${value}`, 'PX', Math.ceil(ttlMs));
+        try {
+          await client.set(key(k), `${nowMs + ttlMs}:${value}`, 'PX', Math.ceil(ttlMs));
+        } catch (err) {
+          // A full Redis under `noeviction` refuses writes: a cache entry is not worth failing
+          // a paid read for. Everything else (connection loss) is SERVICE_UNAVAILABLE.
+          if (err instanceof Error && err.name === 'ReplyError' && err.message.startsWith('OOM')) return;
+          throw err;
+        }
       }),
     delete: (k) =>
       guard(async () => {
