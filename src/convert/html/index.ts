@@ -104,6 +104,7 @@ function markdownToPlain(md: string): string {
   return md
     .replace(/^```.*$/gm, '')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/<\/?[a-z][^>]*>/g, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/^[#>\-*|: ]+/gm, '')
     .replace(/[*_`|]+/g, '')

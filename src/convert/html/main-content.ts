@@ -59,7 +59,7 @@ export const PATTERNS = {
   positive: /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
   negative:
     /-ad-|hidden|^hid$|\shid$|\shid\s|^hid\s|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|newsletter|subscri|cookie|consent|recommend|trending|taboola|caption|credit/,
-  byline: /byline|author|dateline|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
+  byline: /byline|author|dateline|\bmeta\b|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
   boilerplateText:
     /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like|recommended( for you)?|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|story continues below.*|article continues below.*)$/i,
   unlikelyRoles: /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog|banner|contentinfo|search)$/,
@@ -68,7 +68,7 @@ export const PATTERNS = {
 
 /** Landmarks that are never the main content, whatever the flags. */
 const STRUCTURAL_BOILERPLATE = new Set(['nav', 'aside', 'footer', 'menu']);
-const PARAGRAPH_TAGS = new Set(['p', 'pre', 'td', 'blockquote', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const PARAGRAPH_TAGS = new Set(['p', 'pre', 'blockquote', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const DIV_LIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center']);
 const LIST_ITEM_TAGS = new Set(['li', 'dd']);
 const SIBLING_BLOCKS = new Set(['p', 'pre', 'ul', 'ol', 'dl', 'table', 'blockquote', 'figure']);
@@ -270,11 +270,20 @@ function scoreParagraphs(body: Element, stats: StatsMap, unlikely: Set<Element>,
     let scoreLen = 0;
     let scoreCommas = 0;
     let anc: ParentNode | null = null;
-    if (isScorable(el, s)) {
+    let scoredWhole = false;
+    if (el.name === 'td') {
+      // A table cell is a container of its own: layout tables put the story in one cell.
+      const run = s.hasBlock ? looseText(el, stats) : { len: s.textLen, commas: s.commas };
+      scoreLen = run.len;
+      scoreCommas = run.commas;
+      anc = el;
+      scoredWhole = !s.hasBlock;
+    } else if (isScorable(el, s)) {
       scoreLen = s.textLen;
       scoreCommas = s.commas;
       anc = el.parent;
-    } else if (DIV_LIKE.has(el.name) || el.name === 'td') {
+      scoredWhole = true;
+    } else if (DIV_LIKE.has(el.name)) {
       // Text lying loose in a container beside blocks is a paragraph of that container
       // (Readability wraps such runs in <p> first).
       const run = looseText(el, stats);
@@ -295,6 +304,8 @@ function scoreParagraphs(body: Element, stats: StatsMap, unlikely: Set<Element>,
         anc = anc.parent;
       }
     }
+    // A scored paragraph's inside is not scored again (a <font> in a <td>, a <div> in a <p>).
+    if (scoredWhole && scoreLen >= MIN_PARAGRAPH_LEN) continue;
     const kids = el.children;
     for (let i = kids.length - 1; i >= 0; i--) {
       const c = kids[i];
@@ -449,7 +460,8 @@ function pruneContent(
     const el = stack.pop() as Element;
     const isRoot = rootSet.has(el);
     const big = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE;
-    if (!isRoot && !protectedEls.has(el) && shouldDrop(el, stats, unlikely, big ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
+    // Merged siblings face the same rules as anything inside the top candidate.
+    if (!protectedEls.has(el) && shouldDrop(el, stats, unlikely, big ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
       drop.add(el);
       continue;
     }

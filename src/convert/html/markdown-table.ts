@@ -80,7 +80,7 @@ function tableRows(table: Element): Element[][] {
 function isLayout(table: Element, cells: Element[][], columns: number): boolean {
   const role = table.attribs.role;
   if (role === 'presentation' || role === 'none') return true;
-  if (columns <= 1) return true;
+  if (columns <= 1 || cells.length <= 1) return true;
   for (const r of cells) for (const c of r) if (hasComplexContent(c)) return true;
   return false;
 }
