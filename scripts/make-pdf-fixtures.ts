@@ -1,8 +1,9 @@
 /**
  * Generates the PDF fixtures under test/fixtures/formats/ (committed; rerun only to change
  * them): `npx tsx scripts/make-pdf-fixtures.ts [--bench]`. Deterministic content (seeded
- * word generator, fixed dates). `--bench` also writes the large bench input to
- * $TMPDIR/pith-bench-formats/ (never committed): a ~10 MB / 500-page report.
+ * word generator, fixed dates); only the encrypted files differ per run (random file key).
+ * `--bench` also writes the large bench input to $TMPDIR/pith-bench-formats/ (never
+ * committed): a ~10 MB / 500-page report with a photo-like figure on each page.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -153,7 +154,7 @@ async function twoColumnPaper(): Promise<void> {
 }
 
 /** A report: running header and footer, chapters, sections, bullet lists, `pages` pages. */
-async function report(path: string, pages: number, seed: number, options: PDFKit.PDFDocumentOptions = {}): Promise<void> {
+async function report(path: string, pages: number, seed: number, options: PDFKit.PDFDocumentOptions = {}, figures = false): Promise<void> {
   const doc = newDoc({ info: { Title: 'Acme Annual Report 2026', Author: 'Acme Corp', ...options.info }, lang: 'en-US', ...options });
   const rand = rng(seed);
   for (let p = 1; p <= pages; p++) {
@@ -177,7 +178,9 @@ async function report(path: string, pages: number, seed: number, options: PDFKit
     y += 24;
     doc.font('Helvetica');
     y = placeParagraph(doc, paragraph(rand, 6), { x: 72, y, width: 468, bottom: 720 }, 11, 14).y + 8;
-    placeParagraph(doc, paragraph(rand, 4), { x: 72, y, width: 468, bottom: 720 }, 11, 14);
+    y = placeParagraph(doc, paragraph(rand, 4), { x: 72, y, width: 468, bottom: 720 }, 11, 14).y;
+    // Bench only: a noisy figure per page (incompressible, like a photo) to reach ~10 MB.
+    if (figures && y < 620) doc.image(noisePng(224, 82, p), 72, y + 10, { width: 224 });
   }
   await save(doc, path);
 }
@@ -194,6 +197,11 @@ function scanPng(width: number, height: number, seed: number): Buffer {
       raw[y * (width + 1) + 1 + x] = ink ? 40 : 235 + Math.floor(rand() * 20);
     }
   }
+  return pngFromRaw(width, height, raw);
+}
+
+/** Wraps 8-bit grayscale scanlines (filter byte first) into a PNG. */
+function pngFromRaw(width: number, height: number, raw: Buffer): Buffer {
   const chunk = (type: string, data: Buffer): Buffer => {
     const len = Buffer.alloc(4);
     len.writeUInt32BE(data.length);
@@ -217,6 +225,13 @@ function crc32(buf: Buffer): number {
     for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
   }
   return ~c >>> 0;
+}
+
+function noisePng(width: number, height: number, seed: number): Buffer {
+  const rand = rng(seed);
+  const raw = Buffer.alloc((width + 1) * height);
+  for (let i = 0; i < raw.length; i++) raw[i] = i % (width + 1) === 0 ? 0 : Math.floor(rand() * 256);
+  return pngFromRaw(width, height, raw);
 }
 
 async function imageOnly(): Promise<void> {
@@ -280,7 +295,7 @@ async function main(): Promise<void> {
   hostile();
   if (process.argv.includes('--bench')) {
     mkdirSync(BENCH_OUT, { recursive: true });
-    await report(join(BENCH_OUT, 'report-500.pdf'), 500, 5, { compress: false });
+    await report(join(BENCH_OUT, 'report-500.pdf'), 500, 5, {}, true);
   }
   console.log(`PDF fixtures written to ${OUT}`);
 }

@@ -29,6 +29,7 @@ export async function convertDocument(input: ConvertInput, options: ConvertOptio
     const result = choice.format === 'pdf' ? await pdfToMarkdown(input.body, options.pdf) : await convertText(input, choice.format, warnings);
     const metadata: DocumentMetadata = {
       ...result.metadata,
+      language: result.metadata.language ?? contentLanguage(input),
       title: result.metadata.title ?? (choice.format === 'html' ? null : fileNameFromUrl(input.url)),
       description: result.metadata.description ?? firstParagraph(result.markdown),
       content_type: result.metadata.content_type ?? choice.mediaType,
@@ -42,7 +43,7 @@ export async function convertDocument(input: ConvertInput, options: ConvertOptio
 }
 
 async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, warnings: Warning[]): Promise<ConvertResult> {
-  const language = input.headers['content-language']?.split(',')[0]?.trim() || null;
+  const language = contentLanguage(input);
   const text = decodeText(input, format, warnings);
   const base = (markdown: string, title: string | null, extra: Warning[]): ConvertResult => ({
     markdown,
@@ -118,4 +119,9 @@ function hasNonAscii(body: Buffer): boolean {
 async function htmlToMarkdown(html: string, url: string, options: HtmlToMarkdownOptions): Promise<ConvertResult> {
   const html_ = await import('./html/index.js');
   return html_.htmlToMarkdown(html, url, options);
+}
+
+/** The first language of the Content-Language header, or null. */
+function contentLanguage(input: ConvertInput): string | null {
+  return input.headers['content-language']?.split(',')[0]?.trim() || null;
 }
