@@ -52,6 +52,7 @@ export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBody
   const { maxBytes, truncate = false } = opts;
   const maxRaw = opts.maxRawBytes ?? maxBytes;
   const decoders = [...opts.encodings].reverse().map(createDecoder);
+  if (decoders.length === 0) return readIdentity(source, maxBytes, truncate);
   let rawBytes = 0;
   let decodedBytes = 0;
   const chunks: Buffer[] = [];
@@ -104,6 +105,70 @@ export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBody
     else throw cause;
   }
   return { body: Buffer.concat(chunks), rawBytes, truncated };
+}
+
+/**
+ * Identity bodies skip the stream pipeline: count and collect straight from the source
+ * (bench/fetch.ts: the pipeline cost ~15% on a 200 KB page).
+ */
+async function readIdentity(source: AsyncIterable<Uint8Array>, maxBytes: number, truncate: boolean): Promise<BodyResult> {
+  if (source instanceof Readable) return readIdentityEvents(source, maxBytes, truncate);
+  const chunks: Buffer[] = [];
+  let rawBytes = 0;
+  for await (const chunk of source) {
+    const buf = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    rawBytes += buf.length;
+    if (rawBytes > maxBytes) {
+      if (!truncate) throw new BodyTooLargeError('raw', maxBytes);
+      chunks.push(buf.subarray(0, buf.length - (rawBytes - maxBytes)));
+      return { body: Buffer.concat(chunks), rawBytes: maxBytes, truncated: true };
+    }
+    chunks.push(buf);
+  }
+  return { body: Buffer.concat(chunks), rawBytes, truncated: false };
+}
+
+/** Same as readIdentity over 'data' events, which cost less than async iteration per chunk. */
+function readIdentityEvents(source: Readable, maxBytes: number, truncate: boolean): Promise<BodyResult> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let rawBytes = 0;
+    const cleanup = (): void => {
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onError);
+      source.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      rawBytes += chunk.length;
+      if (rawBytes <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      cleanup();
+      source.destroy();
+      if (!truncate) return reject(new BodyTooLargeError('raw', maxBytes));
+      chunks.push(chunk.subarray(0, chunk.length - (rawBytes - maxBytes)));
+      resolve({ body: Buffer.concat(chunks), rawBytes: maxBytes, truncated: true });
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve({ body: Buffer.concat(chunks), rawBytes, truncated: false });
+    };
+    const onError = (err: Error): void => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = (): void => {
+      cleanup();
+      reject(Object.assign(new Error('the body stream closed before its end'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    };
+    if (source.destroyed) return onError((source.errored as Error | null) ?? new Error('the body stream was already destroyed'));
+    source.on('data', onData);
+    source.on('end', onEnd);
+    source.on('error', onError);
+    source.on('close', onClose);
+  });
 }
 
 function isTruncation(err: unknown): boolean {
