@@ -527,6 +527,8 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
   const weight = classWeight(el, flags);
   if (weight < 0) return true;
   if (s.commas >= 10) return false;
+  // Code listings are what docs pages are for, however short.
+  if (s.codeBlocks > 0 && linkDensity(s) < 0.5) return false;
   const name = el.name;
   if (name === 'table' && isDataTable(el, s)) return false;
   const isList = name === 'ul' || name === 'ol' || name === 'dl';

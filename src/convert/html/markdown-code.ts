@@ -12,7 +12,7 @@ import { isElement, isText } from './dom.js';
 const LANG_CLASS = /(?:^|\s)(?:(?:language|lang|highlight(?:-source)?)-|brush:\s*)([A-Za-z0-9_+#.-]+)/;
 const SOURCE_CODE_CLASS = /(?:^|\s)sourceCode\s+([A-Za-z0-9_+#-]+)/;
 const NOT_A_LANGUAGE = new Set(['none', 'plaintext', 'text', 'plain', 'nohighlight', 'highlight', 'source', 'notranslate', 'default']);
-const GUTTER = /(?:^|\s)(?:line-?numbers?(?:-rows)?|linenos|lineno|linenodiv|gutter|ln-num|hljs-ln-numbers|line-number|lnt|react-syntax-highlighter-line-number)(?:\s|$)/;
+export const GUTTER = /(?:^|\s)(?:line-?numbers?(?:-rows)?|linenos|lineno|linenodiv|gutter|ln-num|hljs-ln-numbers|line-number|lnt|react-syntax-highlighter-line-number)(?:\s|$)/;
 const LINE_BLOCKS = new Set(['div', 'p', 'li', 'tr', 'table', 'tbody', 'ol', 'ul']);
 
 export function codeLanguage(pre: Element, code: Element | null): string {
@@ -20,7 +20,7 @@ export function codeLanguage(pre: Element, code: Element | null): string {
   if (code) holders.push(code);
   holders.push(pre);
   let p = pre.parent;
-  for (let i = 0; i < 3 && isElement(p); i++, p = p.parent) holders.push(p);
+  for (let i = 0; i < 5 && isElement(p); i++, p = p.parent) holders.push(p);
   for (const el of holders) {
     const dl = el.attribs['data-lang'] ?? el.attribs['data-language'];
     if (dl && !NOT_A_LANGUAGE.has(dl.toLowerCase())) return clean(dl);

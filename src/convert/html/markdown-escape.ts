@@ -76,7 +76,10 @@ export function escapeLineStart(line: string): string {
 
 /** Pipes and line breaks inside a GFM table cell. */
 export function escapeTableCell(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(new RegExp(`${HARD_BREAK}|\\n`, 'g'), ' ').trim();
+  return s
+    .replace(/\|/g, '\\|')
+    .replace(/ *(?:\n|\u0001) */g, '<br>')
+    .trim();
 }
 
 /** Inline code with a fence longer than any backtick run inside (CommonMark code spans). */

@@ -1,6 +1,6 @@
 import type { ChildNode, Element } from 'domhandler';
 import { collapseWhitespace, isElement, isText, textOf } from './dom.js';
-import { codeLanguage, codeText, fencedCode } from './markdown-code.js';
+import { GUTTER, codeLanguage, codeText, fencedCode } from './markdown-code.js';
 import {
   HARD_BREAK, escapeBrackets, escapeLineStart, escapeTableCell, escapeText, inlineCode, linkDestination,
 } from './markdown-escape.js';
@@ -64,6 +64,8 @@ export class MarkdownWriter {
         continue;
       }
       if (!isElement(node) || this.drop.has(node)) continue;
+      const cls = node.attribs.class;
+      if (cls !== undefined && node.name !== 'pre' && node.name !== 'code' && GUTTER.test(cls)) continue; // line numbers beside a listing
       if (this.isBlock(node)) {
         flush();
         for (const b of this.block(node)) if (b) out.push(b);
@@ -243,7 +245,11 @@ export class MarkdownWriter {
       return '';
     }
     if (INLINE_CODE.has(name)) return wrapSpaces(inlineCode(textOf(el)), textOf(el));
-    if (name === 'a') return this.link(el);
+    if (name === 'a') return isHeadingAnchor(el) ? '' : this.link(el);
+    if (name === 'input') {
+      const type = (el.attribs.type ?? '').toLowerCase();
+      return type === 'checkbox' ? (el.attribs.checked !== undefined ? '[x] ' : '[ ] ') : '';
+    }
     if (name === 'sup' || name === 'sub') {
       const inner = this.inlineChildren(el).trim();
       return inner ? `<${name}>${inner}</${name}>` : '';
@@ -290,6 +296,14 @@ export class MarkdownWriter {
     const blocks = this.blocks(el.children);
     return escapeTableCell(blocks.join(' '));
   }
+}
+
+/** Permalink anchors next to headings (Sphinx ¶, GitHub/Docusaurus #, "Link to this heading"). */
+function isHeadingAnchor(el: Element): boolean {
+  const cls = el.attribs.class ?? '';
+  if (/(?:^|\s)(?:headerlink|anchor|hash-link|heading-anchor|anchorjs-link|header-anchor)(?:\s|$)/.test(cls)) return true;
+  const t = textOf(el).trim();
+  return (t === '¶' || t === '#' || t === '§' || t === '🔗') && (el.attribs.href ?? '').startsWith('#');
 }
 
 function hasClassToken(el: Element, token: string): boolean {

@@ -92,6 +92,9 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
       if (!rescueNoscriptImage(node)) doomed.push(node);
       continue;
     }
+    if (name === 'input' && (a.type ?? '').toLowerCase() === 'checkbox' && isElement(node.parent) && node.parent.name === 'li') {
+      continue; // GFM task list item: the writer renders [x] / [ ]
+    }
     if (NEVER_CONTENT.has(name)) {
       collectHeadFact(node, raw);
       if (name === 'head') {

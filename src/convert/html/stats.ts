@@ -19,6 +19,8 @@ export interface ElementStats {
   listItems: number;
   headingLen: number;
   embeds: number;
+  /** `<pre>` descendants: code blocks are content even when short. */
+  codeBlocks: number;
   /** `<br>` descendants: text-only blocks split by breaks are several paragraphs. */
   breaks: number;
   /** Has a block-level descendant (so it is a container, not a paragraph). */
@@ -60,7 +62,7 @@ export function computeStats(root: ParentNode): StatsMap {
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i] as Element;
     const s: ElementStats = {
-      textLen: 0, linkLen: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, headingLen: 0, embeds: 0, breaks: 0,
+      textLen: 0, linkLen: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, headingLen: 0, embeds: 0, breaks: 0, codeBlocks: 0,
       hasBlock: false, hasMainish: false, order: i,
     };
     for (const c of el.children) {
@@ -78,6 +80,7 @@ export function computeStats(root: ParentNode): StatsMap {
         s.headingLen += cs.headingLen;
         s.embeds += cs.embeds;
         s.breaks += cs.breaks;
+        s.codeBlocks += cs.codeBlocks;
         if (cs.hasBlock || BLOCK_TAGS.has(c.name)) s.hasBlock = true;
         if (cs.hasMainish) s.hasMainish = true;
         const n = c.name;
@@ -86,6 +89,7 @@ export function computeStats(root: ParentNode): StatsMap {
         else if (n === 'img' || n === 'picture') s.images++;
         else if (n === 'li') s.listItems++;
         else if (n === 'br') s.breaks++;
+        else if (n === 'pre') s.codeBlocks++;
         else if (n === 'main' || (c.attribs.itemprop ?? '').includes('articleBody')) s.hasMainish = true;
         if (HEADINGS.has(n)) s.headingLen += cs.textLen;
       }
