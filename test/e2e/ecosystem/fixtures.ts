@@ -1,0 +1,67 @@
+import { type Site, startSite } from '../../helpers/site.js';
+
+/** An article page with a title, headings, a list, a table and a link: enough for every tool. */
+export const ARTICLE_HTML = `<!doctype html>
+<html lang="en"><head>
+<title>Pith fixture article</title>
+<meta name="description" content="A local page for ecosystem tests.">
+<meta property="og:title" content="Pith fixture article">
+<script type="application/ld+json">{"@context":"https://schema.org","@type":"Article","headline":"Pith fixture article"}</script>
+</head><body>
+<nav><a href="/">Home</a> <a href="/docs/one.html">One</a></nav>
+<main><article>
+<h1>Reading the web for agents</h1>
+<p>Pith turns <strong>web pages</strong> into clean Markdown for language models. This paragraph is long enough to count as
+real content: it talks about headings, lists, tables and links, which every good converter keeps intact.</p>
+<h2>Why Markdown</h2>
+<ul><li>It is compact.</li><li>It keeps structure.</li></ul>
+<table><thead><tr><th>plan</th><th>credits</th></tr></thead><tbody><tr><td>free</td><td>1000</td></tr></tbody></table>
+<p>See <a href="/docs/two.html">the second page</a> for more about the fixture and why it exists in the test suite at all.</p>
+</article></main>
+</body></html>`;
+
+export interface FixtureSite extends Site {
+  /** Requests to `/slow…` wait here until the test opens them. */
+  gates: Array<() => void>;
+  openGates(): void;
+}
+
+/** A loopback site: `/article.html`, `/docs/*.html`, `/missing` (404), `/slow…` (gated), robots 404, a sitemap. */
+export async function startFixtureSite(): Promise<FixtureSite> {
+  const gates: Array<() => void> = [];
+  let origin = '';
+  const site = await startSite(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/robots.txt') return void res.writeHead(404).end();
+    if (path === '/sitemap.xml') {
+      return void res
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(
+          `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/article.html</loc></url><url><loc>${origin}/docs/one.html</loc></url></urlset>`,
+        );
+    }
+    if (path === '/missing') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>nope</h1>');
+    if (path.startsWith('/slow')) await new Promise<void>((resolve) => gates.push(resolve));
+    if (path === '/article.html' || path.startsWith('/slow')) {
+      return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE_HTML);
+    }
+    if (path.startsWith('/docs/')) {
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(`<html><head><title>Doc ${path}</title></head><body><main><h1>Doc ${path}</h1><p>Some words about ${path} for the reader.</p></main></body></html>`);
+    }
+    return void res.writeHead(404).end();
+  });
+  origin = site.origin;
+  return {
+    ...site,
+    gates,
+    openGates: () => {
+      for (const open of gates.splice(0)) open();
+    },
+    close: async () => {
+      for (const open of gates.splice(0)) open();
+      await site.close();
+    },
+  };
+}
