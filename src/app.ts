@@ -12,6 +12,7 @@ import { registerApiKeyAuth } from './http/plugins/auth.js';
 import { registerBillingHeaders } from './http/plugins/billing-headers.js';
 import { RouteTable } from './http/route-table.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
+import { registerBatchRoute } from './http/routes/batch.js';
 import { registerReadRoute } from './http/routes/read.js';
 import { registerUsageRoute } from './http/routes/usage.js';
 import type { Stores } from './store/types.js';
@@ -116,6 +117,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     async (v1) => {
       registerApiKeyAuth(v1, deps.stores);
       registerReadRoute(v1, ctx);
+      registerBatchRoute(v1, ctx);
       registerUsageRoute(v1, ctx);
     },
     { prefix: '/v1' },

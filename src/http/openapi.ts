@@ -1,5 +1,7 @@
 import { ERROR_CODES, type ErrorCode } from '../errors.js';
 import {
+  batchRequestSchema,
+  batchResponseSchema,
   errorEnvelopeSchema,
   readRequestSchema,
   readResponseSchema,
@@ -76,6 +78,8 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         ReadRequest: readRequestSchema,
         ReadResponse: readResponseSchema,
         Usage: usageResponseSchema,
+        BatchRequest: batchRequestSchema,
+        BatchResponse: batchResponseSchema,
       },
     },
     'x-routing-errors': ROUTING_ERRORS,
@@ -96,6 +100,20 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
               },
             },
             ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+          },
+        },
+      },
+      '/v1/batch': {
+        post: {
+          operationId: 'batch',
+          summary: 'Read 1..100 URLs (1 credit per URL, all-or-nothing up front; every ok:false item refunded; one slot for the whole batch)',
+          description:
+            'Items are read with bounded parallelism through read\'s one-hour cache; results come back in request order. Duplicates are allowed and each is charged. An item URL that is invalid or not public becomes an ok:false item with INVALID_URL (refunded). `fresh` is not accepted (BAD_REQUEST). X-Service-Cache is HIT only when every successful item came from the cache.',
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchRequest' } } } },
+          responses: {
+            200: { description: 'One result per URL, in request order', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchResponse' } } } },
+            ...errorResponses(BILLABLE_ERRORS),
           },
         },
       },

@@ -108,3 +108,45 @@ export const usageResponseSchema = {
     },
   },
 } as const;
+
+/** Any JSON value: declared so a forbidden field (e.g. `fresh` on map/batch) is seen and refused, not stripped. */
+const anyValue = {} as const;
+
+export const batchRequestSchema = {
+  type: 'object',
+  required: ['urls'],
+  properties: {
+    urls: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 100,
+      items: { type: 'string', minLength: 1, maxLength: 8192 },
+      description: '1..100 public http(s) URLs; duplicates allowed (each is charged).',
+    },
+    fresh: { ...anyValue, description: 'Not accepted: a batch always reads through the cache (BAD_REQUEST).' },
+  },
+} as const;
+
+export const batchResponseSchema = {
+  type: 'object',
+  required: ['status', 'results'],
+  properties: {
+    status: { type: 'string', enum: ['success'] },
+    results: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url', 'ok'],
+        properties: {
+          ok: { type: 'boolean' },
+          ...readResultProperties,
+          error: {
+            type: 'object',
+            required: ['code', 'message'],
+            properties: { code: { type: 'string' }, message: { type: 'string' } },
+          },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,65 @@
+import { type ErrorCode, isServiceError } from '../errors.js';
+import { canonicalizeRequestUrl } from '../fetch/url.js';
+import { type ReadDeps, type ReadResult, readPage } from './read.js';
+
+/** Most URLs one batch call takes (spec: 1..100). */
+export const MAX_BATCH_URLS = 100;
+
+export type BatchItem =
+  | { ok: true; result: ReadResult; cacheHit: boolean }
+  | { ok: false; url: string; error: { code: ErrorCode; message: string } };
+
+export interface BatchInput {
+  urls: readonly string[];
+  /** Items read at the same time (config BATCH_PARALLELISM). */
+  parallelism: number;
+  allowPrivateTargets: readonly string[];
+  signal?: AbortSignal;
+  /** Called once for every failed item, with its index (the route refunds its credit). */
+  onItemFailed: (index: number) => Promise<void>;
+}
+
+/**
+ * Reads every URL through read's cache with bounded parallelism; results come back in
+ * request order. A failed item becomes `ok: false` (never fails the batch); an abort of
+ * the whole call (client gone, shutdown) does fail it.
+ */
+export async function readBatch(deps: ReadDeps, input: BatchInput): Promise<BatchItem[]> {
+  const results: BatchItem[] = new Array<BatchItem>(input.urls.length);
+  // duplicates are charged each, but share one read of their canonical URL
+  const reads = new Map<string, Promise<{ result: ReadResult; cacheHit: boolean }>>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < input.urls.length) {
+      const index = next++;
+      const raw = input.urls[index] as string;
+      results[index] = await readItem(deps, raw, input, reads);
+      if (!results[index].ok) await input.onItemFailed(index);
+    }
+  };
+  const workers = Math.max(1, Math.min(input.parallelism, input.urls.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return results;
+}
+
+async function readItem(
+  deps: ReadDeps,
+  raw: string,
+  input: BatchInput,
+  reads: Map<string, Promise<{ result: ReadResult; cacheHit: boolean }>>,
+): Promise<BatchItem> {
+  try {
+    const url = canonicalizeRequestUrl(raw, { allowPrivateTargets: input.allowPrivateTargets });
+    let read = reads.get(url);
+    if (!read) {
+      read = readPage(deps, { url, fresh: false, ...(input.signal ? { signal: input.signal } : {}) });
+      reads.set(url, read);
+    }
+    const { result, cacheHit } = await read;
+    return { ok: true, result, cacheHit };
+  } catch (err) {
+    if (input.signal?.aborted) throw input.signal.reason;
+    if (isServiceError(err)) return { ok: false, url: raw, error: { code: err.code, message: err.message } };
+    return { ok: false, url: raw, error: { code: 'INTERNAL_ERROR', message: 'internal error' } };
+  }
+}
