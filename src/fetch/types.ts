@@ -26,7 +26,13 @@ export interface FetchOptions {
 /** Fetches one public URL safely. Throws ServiceError with the spec's codes. */
 export interface Fetcher {
   fetch(url: string, options?: FetchOptions): Promise<FetchedDocument>;
-  /** Fetches robots.txt-style side resources (probes) with their own bound; same safety. */
+  /**
+   * Side resources (robots.txt, llms.txt, sitemaps, probes) with their own deadline and the
+   * same safety; statuses are returned, not mapped. Always present on `createFetcher`'s
+   * fetcher (see ResourceFetcher); optional here so test fakes may omit it.
+   */
+  fetchResource?(url: string, options?: ResourceOptions): Promise<FetchedResource>;
+  /** The guarded undici dispatcher (resolved addresses are checked on connect). */
   dispatcher?: Dispatcher;
 }
 
