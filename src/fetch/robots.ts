@@ -23,7 +23,8 @@ interface Group {
 
 /** Parses robots.txt text and keeps only the rules for `token` (falling back to `*`). */
 export function parseRobots(text: string, token: string = ROBOTS_PRODUCT_TOKEN): RobotsPolicy {
-  const groups = parseGroups(text.length > ROBOTS_MAX_BYTES ? text.slice(0, ROBOTS_MAX_BYTES) : text);
+  const capped = text.length > ROBOTS_MAX_BYTES ? text.slice(0, ROBOTS_MAX_BYTES) : text;
+  const groups = parseGroups(capped.replace(/^\uFEFF/, ''));
   const wanted = token.toLowerCase();
   let matching = groups.filter((g) => g.agents.includes(wanted));
   if (matching.length === 0) matching = groups.filter((g) => g.agents.includes('*'));

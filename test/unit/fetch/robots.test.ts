@@ -85,6 +85,8 @@ const CASES: Case[] = [
   ['lines without colon ignored', G('User-agent: *|garbage line|Disallow: /x'), '/x', false],
   ['BOM-free junk before', G('<html>|User-agent: *|Disallow: /x'), '/x', false],
   ['HTML served as robots allows all', '<!doctype html><html><body>Not found</body></html>', '/x', true],
+  ['a UTF-8 BOM before the first line is ignored', '\uFEFFUser-agent: *\nDisallow: /x', '/x', false],
+  ['user agent spelled with a space', G('User agent: PithBot|Disallow: /x'), '/x', false],
   ['empty path means /', G('User-agent: *|Disallow: /$'), '', false],
 ];
 
