@@ -16,9 +16,12 @@ import { openStores } from '../store/open.js';
 import { PLAN_IDS, type PlanId } from '../store/types.js';
 import { type ParsedArgs, UsageError, parseArgs, requireOption } from './args.js';
 
+/** Commands served by ./client-commands.ts (loaded lazily, like the server). */
+const CLIENT_COMMANDS = new Set(['read', 'score', 'map', 'extract']);
+
 /**
  * `pith` command line. Exit codes: 0 ok, 1 the operation failed (error code printed),
- * 2 usage error.
+ * 2 usage error; client commands add 3 (server unreachable) and 4 (quota or concurrency limit).
  */
 const HELP = `pith — Web-to-Markdown read service
 
@@ -30,6 +33,13 @@ Usage:
   pith keys create --account <id> [--name N]    create another API key (shown once)
   pith keys revoke --account <id> --key <key_id> revoke a key at once
   pith credits add --account <id> --pack S|M|L|XL  add a credit pack (paid plans only)
+
+  pith read <url> [--json] [--quiet]            read a page here (no server, no account): Markdown to stdout
+  pith read <url> --remote <base_url> --key K [--fresh] [--json]   read through a pith server
+  pith score <url> --remote <base_url> --key K [--json]           agent-readiness score
+  pith map <url> --remote <base_url> --key K [--limit N] [--search Q] [--json]   the site's URLs
+  pith extract <url> --remote <base_url> --key K [--fresh] [--json]  structured data as JSON
+  pith mcp --key K [--base-url <base_url>]      MCP server on stdio (tools call the pith server)
 
 Plans: ${PLAN_IDS.join(', ')}. Admin commands work directly on the configured store (DATA_DIR / DATABASE_URL).
 `;
@@ -61,6 +71,14 @@ const print = (value: unknown): void => {
 async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const [group, action, target] = args.positionals;
+  if (group === 'mcp') {
+    const { runMcpStdio } = await import('./mcp-command.js');
+    return runMcpStdio(args, process.env);
+  }
+  if (group !== undefined && CLIENT_COMMANDS.has(group)) {
+    const { runClientCommand } = await import('./client-commands.js');
+    return runClientCommand(group, args, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+  }
   switch (`${group ?? ''} ${action ?? ''}`.trim()) {
     case 'serve': {
       // loaded lazily: admin commands should not pay for the whole engine's start-up

@@ -1,0 +1,177 @@
+import type { Writable } from 'node:stream';
+import type { PithClient, PithError } from '@pith/sdk';
+import { loadConfig } from '../config.js';
+import { isServiceError } from '../errors.js';
+import { createFetcher } from '../fetch/fetcher.js';
+import { canonicalizeRequestUrl } from '../fetch/url.js';
+import { CACHE_TTL_SECONDS, fetchAndConvert } from '../ops/read.js';
+import { type ParsedArgs, UsageError } from './args.js';
+import { createMemoryCache } from './memory-cache.js';
+
+/**
+ * `pith read | score | map | extract`: the user-facing commands. `read` runs the engine in
+ * this process when no `--remote` is given (no server, no account, same SSRF guard);
+ * everything else calls a pith server through @pith/sdk with an API key.
+ */
+/** Exit codes of the client commands (README "CLI"). */
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, UNREACHABLE: 3, LIMITED: 4 } as const;
+const LIMIT_CODES = new Set(['RATE_LIMITED', 'PAYMENT_REQUIRED', 'CONCURRENT_LIMIT']);
+
+export interface CliIo {
+  stdout: Writable;
+  stderr: Writable;
+  /** Read for PITH_API_KEY / PITH_BASE_URL. */
+  env: NodeJS.ProcessEnv;
+}
+
+export async function runClientCommand(command: string, args: ParsedArgs, io: CliIo): Promise<number> {
+  const url = args.positionals[1];
+  if (!url) throw new UsageError(`missing <url>: pith ${command} <url>`);
+  if (args.positionals.length > 2) throw new UsageError(`pith ${command} takes one <url>`);
+  const quiet = args.options.has('quiet');
+  const progress = (line: string): void => {
+    if (!quiet) io.stderr.write(`pith: ${line}\n`);
+  };
+  try {
+    const remote = remoteOptions(args, io.env);
+    if (remote === null) {
+      if (command !== 'read') throw new UsageError(`pith ${command} calls a server: add --remote <base_url> --key <api_key>`);
+      return await readLocally(url, args, io, progress);
+    }
+    const { PithClient: Client } = await import('@pith/sdk');
+    const client = new Client({
+      baseUrl: remote.baseUrl,
+      apiKey: remote.apiKey,
+      retry: {
+        maxRetries: 3,
+        onRetry: ({ error, delayMs }) => progress(`${error.code}: retrying in ${(delayMs / 1000).toFixed(1)} s`),
+      },
+    });
+    progress(`${command} ${url} via ${remote.baseUrl}`);
+    return await runRemote(client, command, url, args, io, progress);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    return reportFailure(err, io);
+  }
+}
+
+function remoteOptions(args: ParsedArgs, env: NodeJS.ProcessEnv): { baseUrl: string; apiKey: string } | null {
+  const remote = args.options.get('remote');
+  if (remote === undefined) return null;
+  const baseUrl = typeof remote === 'string' ? remote : env.PITH_BASE_URL;
+  if (!baseUrl) throw new UsageError('--remote needs a base URL (or set PITH_BASE_URL)');
+  const key = args.options.get('key');
+  const apiKey = typeof key === 'string' ? key : env.PITH_API_KEY;
+  if (!apiKey) throw new UsageError('--remote needs --key <api_key> (or set PITH_API_KEY)');
+  return { baseUrl, apiKey };
+}
+
+async function readLocally(rawUrl: string, args: ParsedArgs, io: CliIo, progress: (line: string) => void): Promise<number> {
+  const config = loadConfig(io.env);
+  const url = canonicalizeRequestUrl(rawUrl, { allowPrivateTargets: config.allowPrivateTargets });
+  const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: createMemoryCache(), now: () => Date.now() });
+  try {
+    progress(`reading ${url} (local engine)`);
+    const result = await fetchAndConvert(fetcher, url);
+    progress(
+      `${result.stats.raw_html_size_kb} KB → ${result.stats.markdown_size_kb} KB (${result.stats.reduction_percent}% smaller) in ${result.stats.extraction_time_ms} ms`,
+    );
+    for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
+    if (args.options.has('json')) {
+      const body = {
+        status: 'success',
+        url: result.url,
+        markdown: result.markdown,
+        metadata: result.metadata,
+        stats: result.stats,
+        cache: { hit: false, ttl_seconds: CACHE_TTL_SECONDS },
+        ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
+      };
+      io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    } else {
+      io.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
+    }
+    return EXIT.OK;
+  } finally {
+    await fetcher.close();
+  }
+}
+
+async function runRemote(
+  client: PithClient,
+  command: string,
+  url: string,
+  args: ParsedArgs,
+  io: CliIo,
+  progress: (line: string) => void,
+): Promise<number> {
+  const json = args.options.has('json');
+  const fresh = args.options.has('fresh');
+  const out = (value: unknown): void => void io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  switch (command) {
+    case 'read': {
+      const result = await client.read({ url, ...(fresh ? { fresh } : {}) });
+      progress(`cache ${result.billing.cache ?? '?'}, billed to ${result.billing.billed ?? '?'}, plan credits left ${result.billing.planRemaining ?? 'unlimited'}`);
+      for (const w of result.warnings ?? []) progress(`warning ${w.code}: ${w.message}`);
+      if (json) out(result);
+      else io.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
+      return EXIT.OK;
+    }
+    case 'score': {
+      const result = await client.score({ url });
+      if (json) {
+        out(result);
+        return EXIT.OK;
+      }
+      io.stdout.write(`${result.url}: ${result.score.value}/100 (${result.score.grade})\n`);
+      for (const c of result.score.checks) {
+        io.stdout.write(`  ${c.passed ? 'PASS' : 'FAIL'} ${c.label} (${c.points}/${c.max_points})${c.detail ? ` — ${c.detail}` : ''}\n`);
+      }
+      return EXIT.OK;
+    }
+    case 'map': {
+      const limit = args.options.get('limit');
+      const search = args.options.get('search');
+      const result = await client.map({
+        url,
+        ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}),
+        ...(typeof search === 'string' ? { search } : {}),
+      });
+      progress(`${result.links.length} links`);
+      if (json) out(result);
+      else for (const link of result.links) io.stdout.write(`${link.url}\n`);
+      return EXIT.OK;
+    }
+    case 'extract': {
+      const result = await client.extract({ url, ...(fresh ? { fresh } : {}) });
+      out(json ? result : result.data);
+      return EXIT.OK;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+function parseLimit(raw: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 5000) throw new UsageError('--limit must be an integer 1-5000');
+  return n;
+}
+
+/** One clear line on stderr, and the exit code for the kind of failure. */
+function reportFailure(err: unknown, io: CliIo): number {
+  if (isServiceError(err)) {
+    io.stderr.write(`error ${err.code} (${err.status}): ${err.message}\n`);
+    return EXIT.FAILED;
+  }
+  const pith = err as Partial<PithError> | null;
+  if (pith && typeof pith.code === 'string' && typeof pith.status === 'number') {
+    const id = pith.requestId ? ` [request ${pith.requestId}]` : '';
+    io.stderr.write(`error ${pith.code}${pith.status ? ` (${pith.status})` : ''}: ${pith.message}${id}\n`);
+    if (pith.code === 'CONNECTION_ERROR') return EXIT.UNREACHABLE;
+    if (LIMIT_CODES.has(pith.code)) return EXIT.LIMITED;
+    return EXIT.FAILED;
+  }
+  io.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+  return EXIT.FAILED;
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestService, startService } from '../../helpers/service.js';
+import { pith } from './cli-helpers.js';
+import { type FixtureSite, startFixtureSite } from './fixtures.js';
+
+const LOOPBACK = { ALLOW_PRIVATE_TARGETS: '127.0.0.1/32' };
+
+describe('pith read | score | map | extract', () => {
+  let site: FixtureSite;
+  let svc: TestService;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    site = await startFixtureSite();
+    svc = await startService();
+    apiKey = (await svc.newAccount('starter')).apiKey;
+  });
+  afterAll(async () => {
+    await site.close();
+    await svc.close();
+  });
+
+  it('reads a page with the local engine: Markdown on stdout, progress on stderr', async () => {
+    const run = await pith(['read', `${site.origin}/article.html`], LOOPBACK);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('## Why Markdown');
+    expect(run.stdout).toContain('| free | 1000 |');
+    expect(run.stderr).toContain('pith: reading');
+    expect(run.stderr).toMatch(/KB → .* KB/);
+  });
+
+  it('prints the read JSON with --json and nothing on stderr with --quiet', async () => {
+    const run = await pith(['read', `${site.origin}/article.html`, '--json', '--quiet'], LOOPBACK);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const body = JSON.parse(run.stdout);
+    expect(body).toMatchObject({ status: 'success', metadata: { title: 'Pith fixture article', language: 'en' }, cache: { hit: false } });
+    expect(body.markdown).toContain('## Why Markdown');
+  });
+
+  it('keeps the SSRF guard locally: a loopback target is refused without the test escape hatch', async () => {
+    const run = await pith(['read', `${site.origin}/article.html`]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('error INVALID_URL (400)');
+  });
+
+  it('exits 1 with the error code when the target fails, and 2 on usage errors', async () => {
+    const missing = await pith(['read', `${site.origin}/missing`], LOOPBACK);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('error URL_NOT_FOUND (404)');
+    const noUrl = await pith(['read']);
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toContain('missing <url>');
+    const scoreLocal = await pith(['score', `${site.origin}/article.html`]);
+    expect(scoreLocal.code).toBe(2);
+    expect(scoreLocal.stderr).toContain('--remote');
+  });
+
+  it('reads through a server with --remote and --key, with billing on stderr', async () => {
+    const run = await pith(['read', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', apiKey]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('## Why Markdown');
+    expect(run.stderr).toContain('billed to plan');
+    const json = await pith(['read', `${site.origin}/article.html`, '--json', '--remote', svc.baseUrl], { PITH_API_KEY: apiKey });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ status: 'success', cache: { hit: true }, billing: { cache: 'HIT', billed: 'plan' } });
+  });
+
+  it('reports remote errors with code and request id; exit 3 when the server cannot be reached', async () => {
+    const bad = await pith(['read', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', 'pk_wrong']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/error UNAUTHORIZED \(401\): .*\[request req_/);
+    const down = await pith(['read', `${site.origin}/article.html`, '--remote', 'http://127.0.0.1:9', '--key', apiKey]);
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain('error CONNECTION_ERROR');
+  });
+});
