@@ -11,6 +11,8 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { registerApiKeyAuth } from './http/plugins/auth.js';
 import { registerBillingHeaders } from './http/plugins/billing-headers.js';
 import { RouteTable } from './http/route-table.js';
+import { registerMetrics } from './http/routes/metrics.js';
+import { createMetrics } from './metrics/metrics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
 import { registerBatchRoute } from './http/routes/batch.js';
 import { registerReadRoute } from './http/routes/read.js';
@@ -67,6 +69,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   const shutdown = new AbortController();
   const routes = new RouteTable();
+  const metrics = createMetrics();
   const ctx: AppContext = {
     config,
     stores: deps.stores,
@@ -78,6 +81,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       now: deps.now,
       newId: (prefix) => newId(deps.randomBytes, prefix),
       logger: app.log,
+      onEvent: metrics.onBillingEvent,
     },
     shutdownSignal: shutdown.signal,
   };
@@ -104,6 +108,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   });
   registerBillingHeaders(app);
   registerErrorHandling(app, (path) => routes.allowedMethods(path));
+  registerMetrics(app, metrics);
 
   app.get('/healthz', async () => ({ status: 'success', healthy: true }));
   app.get('/readyz', async () => {

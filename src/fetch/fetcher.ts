@@ -187,7 +187,9 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       beforeHop: (url) => robots.check(url, signal),
     });
     if (res.status < 200 || res.status >= 300) await throwForStatus(res);
-    const vendor = detectWaf({ status: res.status, headers: res.headers, body: '' });
+    // on a 2xx only these headers can mark a firewall page; skip the detectors otherwise
+    const suspicious = 'cf-mitigated' in res.headers || 'x-amzn-waf-action' in res.headers || 'x-sucuri-block' in res.headers;
+    const vendor = suspicious ? detectWaf({ status: res.status, headers: res.headers, body: '' }) : null;
     if (vendor) {
       await discard(res);
       throw new ServiceError('WAF_BLOCKED', undefined, { vendor });

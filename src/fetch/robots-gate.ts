@@ -7,6 +7,8 @@ import type { FetchedResource, ResourceOptions } from './types.js';
 export const ROBOTS_CACHE_TTL_MS = 60 * 60 * 1000;
 /** RFC 9309 §2.3.1.2: follow at least five redirects. */
 const ROBOTS_MAX_REDIRECTS = 5;
+/** Parsed robots policies kept in memory per gate. */
+const PARSED_MEMO_SIZE = 256;
 
 export interface RobotsGateDeps {
   cache: CacheStore;
@@ -28,11 +30,23 @@ export function robotsCacheKey(origin: string): string {
 }
 
 export function createRobotsGate(deps: RobotsGateDeps): RobotsGate {
+  // parsed form of the last cached text per origin, so a big robots.txt is not re-parsed
+  // from JSON on every read (bounded; the CacheStore stays the source of truth)
+  const parsed = new Map<string, { text: string; policy: RobotsPolicy }>();
+  const remember = (origin: string, text: string, policy: RobotsPolicy): RobotsPolicy => {
+    if (parsed.size >= PARSED_MEMO_SIZE) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(origin, { text, policy });
+    return policy;
+  };
+
   async function policyFor(origin: string, signal: AbortSignal): Promise<RobotsPolicy> {
     const key = robotsCacheKey(origin);
     try {
       const cached = await deps.cache.get(key, deps.now());
-      if (cached !== null) return JSON.parse(cached) as RobotsPolicy;
+      if (cached !== null) {
+        const memo = parsed.get(origin);
+        return memo && memo.text === cached ? memo.policy : remember(origin, cached, JSON.parse(cached) as RobotsPolicy);
+      }
     } catch (err) {
       deps.logger?.warn({ err, origin }, 'robots cache read failed; fetching robots.txt');
     }
