@@ -1,7 +1,8 @@
 /**
  * Format conversion speed: ms per MB for PDF, CSV and JSON through convertDocument, and
  * PDF side by side with poppler's `pdftotext` on the same files in the same run
- * (interleaved: pith, pdftotext, pith, …), plus how similar the two texts are.
+ * (interleaved: pith with a worker per file, pith with a warm worker pool, pdftotext, …),
+ * plus how similar the two texts are.
  *
  *   npx tsx scripts/make-pdf-fixtures.ts --bench   # once: the ~10 MB / 500-page PDF
  *   npx tsx bench/formats.ts [--runs N]            # needs `pdftotext` (apt-get install poppler-utils)
@@ -15,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertDocument } from '../src/convert/index.js';
+import { PdfWorkerPool } from '../src/convert/pdf-worker.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const runsArg = process.argv.indexOf('--runs');
@@ -59,9 +61,9 @@ function jsonInput(): Input {
   return { name: 'items.json (10 MB, one line)', body: Buffer.from(`[${items.join(',')}]`), contentType: 'application/json' };
 }
 
-async function timePith(input: Input): Promise<{ ms: number; markdown: string }> {
+async function timePith(input: Input, pool?: PdfWorkerPool): Promise<{ ms: number; markdown: string }> {
   const start = performance.now();
-  const result = await convertDocument({ body: input.body, contentType: input.contentType, headers: { 'content-type': input.contentType }, url: `https://bench.test/${input.name}` });
+  const result = await convertDocument({ body: input.body, contentType: input.contentType, headers: { 'content-type': input.contentType }, url: `https://bench.test/${input.name}` }, { pdf: { pool } });
   return { ms: performance.now() - start, markdown: result.markdown };
 }
 
@@ -110,18 +112,23 @@ async function main(): Promise<void> {
   if (!pdfs.some((p) => p.name.startsWith('report-500'))) console.log('(no 10 MB PDF: run `npx tsx scripts/make-pdf-fixtures.ts --bench` first)\n');
   const results: unknown[] = [];
 
-  console.log('| PDF | MB | pages | pith ms | pdftotext ms | pith / pdftotext | pith ms/MB | word F1 | bigram Dice |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| PDF | size | pages | pith ms (worker per file) | pith ms (warm pool) | pdftotext ms | pith pool / pdftotext | pith pool ms/MB | word F1 | bigram Dice |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  const pool = new PdfWorkerPool({ maxIdle: 1 });
   for (const input of pdfs) {
     const pith: number[] = [];
+    const pooled: number[] = [];
     const ref: number[] = [];
     let markdown = '';
     let text = '';
     await timePith(input); // warm-up: module load, JIT
+    await timePith(input, pool);
     for (let r = 0; r < RUNS; r++) {
       const p = await timePith(input);
       pith.push(p.ms);
-      markdown = p.markdown;
+      const q = await timePith(input, pool);
+      pooled.push(q.ms);
+      markdown = q.markdown;
       const t = timePdftotext(input.path as string);
       ref.push(t.ms);
       text = t.text;
@@ -133,10 +140,13 @@ async function main(): Promise<void> {
     const dice = overlapF1(bigrams(a), bigrams(b));
     const pages = (text.match(/\f/g) ?? []).length;
     const sp = stats(pith);
+    const sq = stats(pooled);
     const sr = stats(ref);
-    console.log(`| ${input.name} | ${fmt(mb, 2)} | ${pages} | ${fmt(sp.median)} (${fmt(sp.min)}–${fmt(sp.max)}) | ${fmt(sr.median)} (${fmt(sr.min)}–${fmt(sr.max)}) | ${fmt(sp.median / sr.median, 2)} | ${fmt(sp.median / mb)} | ${fmt(f1, 3)} | ${fmt(dice, 3)} |`);
-    results.push({ kind: 'pdf', name: input.name, mb, pages, pith, pdftotext: ref, f1, dice });
+    const range = (x: { median: number; min: number; max: number }): string => `${fmt(x.median)} (${fmt(x.min)}–${fmt(x.max)})`;
+    console.log(`| ${input.name} | ${mb >= 1 ? `${fmt(mb, 2)} MB` : `${fmt(input.body.length / 1024, 1)} KB`} | ${pages} | ${range(sp)} | ${range(sq)} | ${range(sr)} | ${fmt(sq.median / sr.median, 2)} | ${fmt(sq.median / mb)} | ${fmt(f1, 3)} | ${fmt(dice, 3)} |`);
+    results.push({ kind: 'pdf', name: input.name, mb, pages, pith, pooled, pdftotext: ref, f1, dice });
   }
+  await pool.close();
 
   console.log('\n| input | MB | ms (median, min–max) | ms/MB | Markdown MB | warnings |');
   console.log('|---|---|---|---|---|---|');

@@ -4,6 +4,7 @@ import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { convertDocument } from '../../../src/convert/index.js';
 import { pdfToMarkdown } from '../../../src/convert/pdf.js';
+import { PdfWorkerPool } from '../../../src/convert/pdf-worker.js';
 import { ServiceError } from '../../../src/errors.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'formats');
@@ -118,5 +119,37 @@ describe('pdfToMarkdown on generated fixtures', () => {
   it('goes through convertDocument with metadata.content_type and page_count', async () => {
     const result = await convertDocument({ body: fixture('two-column.pdf'), contentType: 'application/pdf', headers: {}, url: 'https://e.test/p.pdf' });
     expect(result.metadata).toMatchObject({ content_type: 'application/pdf', page_count: 2, description: 'A two-column test paper' });
+  });
+});
+
+describe('pdfToMarkdown with a PdfWorkerPool', () => {
+  it('reuses warm workers and gives the same results, also after failures', async () => {
+    const pool = new PdfWorkerPool({ maxIdle: 1 });
+    try {
+      const oneShot = await pdfToMarkdown(fixture('two-column.pdf'));
+      const first = await pdfToMarkdown(fixture('two-column.pdf'), { pool });
+      const warm = pool.take();
+      pool.give(warm);
+      expect(pool.take()).toBe(warm);
+      pool.give(warm);
+      expect((await failure(pdfToMarkdown(fixture('encrypted.pdf'), { pool }))).code).toBe('EXTRACTION_FAILED');
+      expect((await failure(pdfToMarkdown(fixture('hostile-flate-bomb.pdf'), { pool }))).code).toBe('EXTRACTION_FAILED');
+      expect((await failure(pdfToMarkdown(fixture('report-50.pdf'), { pool, timeoutMs: 1 }))).code).toBe('EXTRACTION_FAILED');
+      const again = await convertDocument({ body: fixture('two-column.pdf'), contentType: 'application/pdf', headers: {}, url: 'https://e.test/p.pdf' }, { pdf: { pool } });
+      expect(first.markdown).toBe(oneShot.markdown);
+      expect(again.markdown).toBe(oneShot.markdown);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('runs conversions in parallel on separate workers', async () => {
+    const pool = new PdfWorkerPool({ maxIdle: 2 });
+    try {
+      const results = await Promise.all(['two-column.pdf', 'report-50.pdf', 'encrypted-owner-only.pdf'].map((f) => pdfToMarkdown(fixture(f), { pool })));
+      expect(results.map((r) => r.metadata.page_count)).toEqual([2, 50, 1]);
+    } finally {
+      await pool.close();
+    }
   });
 });
