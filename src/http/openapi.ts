@@ -137,6 +137,13 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         },
       },
       '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          summary: 'Prometheus metrics: requests by op/code, latency, cache hit ratio, fetch errors, slots in use, credits charged/refunded (unauthenticated; expose only to Prometheus)',
+          responses: { 200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        },
+      },
       '/admin/v1/accounts': {
         post: {
           operationId: 'adminCreateAccount',
