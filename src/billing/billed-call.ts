@@ -11,7 +11,14 @@ export interface BillingDeps {
   now: () => number;
   newId: (prefix: string) => string;
   logger?: { error(obj: object, msg?: string): void };
+  /** Told about slots, charges and refunds as they happen (metrics); must not throw. */
+  onEvent?: (event: BillingEvent) => void;
 }
+
+/** What `BillingDeps.onEvent` hears. Amounts are credits. */
+export type BillingEvent =
+  | { type: 'slot_acquired' | 'slot_released' | 'slot_refused'; operation: string }
+  | { type: 'charged' | 'refunded'; operation: string; amount: number; source: CreditSource };
 
 /**
  * What the response headers report. Owned by one request and updated as billing proceeds,
@@ -77,6 +84,7 @@ export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions,
     ttlMs: SLOT_TTL_MS,
   });
   if (!slot.acquired) {
+    deps.onEvent?.({ type: 'slot_refused', operation: opts.operation });
     state.concurrentRemaining = 0;
     throw new ServiceError('CONCURRENT_LIMIT', `${slot.inFlight} requests in flight; limit ${plan.concurrency}`, {
       in_flight: slot.inFlight,
@@ -85,6 +93,7 @@ export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions,
     });
   }
   state.concurrentRemaining = Math.max(0, plan.concurrency - slot.inFlight);
+  deps.onEvent?.({ type: 'slot_acquired', operation: opts.operation });
   try {
     const handle = await charge(deps, opts);
     try {
@@ -102,6 +111,7 @@ export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions,
       // The 30 s expiry frees it anyway; log so an operator sees a flapping store.
       deps.logger?.error({ err, slotId }, 'slot release failed');
     });
+    deps.onEvent?.({ type: 'slot_released', operation: opts.operation });
   }
 }
 
@@ -142,11 +152,18 @@ async function charge(deps: BillingDeps, opts: BilledCallOptions): Promise<Charg
   }
   state.billed = result.source;
   state.creditsRemaining = result.source === 'credit' ? result.boughtBalance : null;
+  if (result.source !== null) deps.onEvent?.({ type: 'charged', operation: opts.operation, amount: cost, source: result.source });
+  let refundedSoFar = 0;
   const handle: ChargeHandle = {
     chargeId,
     source: result.source,
     async refund(amount, key) {
       const refunded = await refundWithRetry(deps, { refundId: `${chargeId}:${key}`, chargeId, amount, now: deps.now() });
+      if (refunded?.applied && refunded.source !== null) {
+        const back = Math.min(amount, cost - refundedSoFar);
+        refundedSoFar += back;
+        if (back > 0) deps.onEvent?.({ type: 'refunded', operation: opts.operation, amount: back, source: refunded.source });
+      }
       if (refunded && refunded.source !== null) {
         state.planRemaining = planRemaining(account, refunded.planUsed);
         if (state.billed === 'credit') state.creditsRemaining = refunded.boughtBalance;
