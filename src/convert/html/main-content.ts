@@ -43,6 +43,11 @@ const CLASS_WEIGHT = 25;
 const UNLIKELY_MAX_TEXT_SHARE = 0.5;
 /** When no rung of the ladder reaches CHAR_THRESHOLD, content inside boilerplate-looking containers counts this much. */
 const UNLIKELY_ATTEMPT_DISCOUNT = 0.25;
+/** `<main>` replaces the top candidate when it holds at most this multiple of its text… */
+const LANDMARK_MAX_RATIO = 2.5;
+/** …and is not mostly links; a top candidate this long is a story and needs no help. */
+const LANDMARK_MAX_TOP_TEXT = 1000;
+const LANDMARK_MAX_LINK_DENSITY = 0.35;
 /** Conditional cleaning removes small junk blocks; one holding this share of the content stays. */
 const CLEAN_MAX_TEXT_SHARE = 0.5;
 /** Byline-like lines are per-post author lines (forums, Q&A) when they repeat this often. */
@@ -54,7 +59,7 @@ const HEADER_INTRO_LEN = 120;
 
 export const PATTERNS = {
   unlikely:
-    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|paywall|popup|promo|related|remark|replies|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|yom-remote/,
+    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|paywall|popup|promo|related|remark|replies|reply-?box|reply-?form|respond|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|yom-remote/,
   maybeCandidate: /and|article|body|column|content|main|mathjax|shadow|post|entry|story|thread|answer|question|product|docs/,
   positive: /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
   negative:
@@ -114,7 +119,7 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
     const unlikely = flags & FLAG_STRIP_UNLIKELYS ? markUnlikely(body, stats, totalText) : new Set<Element>();
     const candidates = scoreParagraphs(body, stats, unlikely, flags);
     const top = pickTopCandidate(body, candidates, stats);
-    const refined = refineTopCandidate(top, body, candidates, stats);
+    const refined = promoteToLandmark(refineTopCandidate(top, body, candidates, stats), body, stats);
     const roots = mergeSiblings(refined, body, candidates, stats, flags);
     if (opts.debug) {
       const ranked = [...candidates.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
@@ -393,6 +398,23 @@ function refineTopCandidate(top: Element, body: Element, cands: Candidates, stat
     p = p.parent;
   }
   void stats;
+  return top;
+}
+
+/**
+ * Product pages, docs and landing pages spread their content over several blocks inside
+ * `<main>`; when the best block holds a fair share of main's text and main is not a link
+ * farm, main is the content (its boilerplate is pruned later).
+ */
+function promoteToLandmark(top: Element, body: Element, stats: StatsMap): Element {
+  const ts = stats.get(top);
+  if (!ts || top === body || ts.textLen >= LANDMARK_MAX_TOP_TEXT) return top;
+  for (let p = top.parent; isElement(p) && p !== body; p = p.parent) {
+    if (p.name !== 'main' && p.attribs.role !== 'main') continue;
+    const ms = stats.get(p);
+    if (ms && ms.textLen <= ts.textLen * LANDMARK_MAX_RATIO && linkDensity(ms) < LANDMARK_MAX_LINK_DENSITY) return p;
+    return top;
+  }
   return top;
 }
 

@@ -97,6 +97,7 @@ export class MarkdownWriter {
 
   private block(el: Element): string[] {
     const name = el.name;
+    if (name === 'a') return this.blockLink(el);
     const level = HEADING_LEVEL[name];
     if (level !== undefined) {
       const text = oneLine(this.inlineChildren(el)).replace(/\*\*/g, '').trim();
@@ -135,6 +136,28 @@ export class MarkdownWriter {
       default:
         return this.blocks(el.children);
     }
+  }
+
+  /**
+   * A link around blocks (a card: image, heading, text). Markdown links are inline, so the
+   * link goes on the first heading or paragraph, else on the first image.
+   */
+  private blockLink(el: Element): string[] {
+    const blocks = this.blocks(el.children);
+    const url = el.attribs.href !== undefined ? resolveUrl(el.attribs.href, this.base) : null;
+    if (!url || el.attribs.href?.trim() === '#') return blocks;
+    const dest = linkDestination(url);
+    let target = blocks.findIndex((b) => /^#{1,6} /.test(b) && !b.includes(']('));
+    if (target < 0) target = blocks.findIndex((b) => !/^(?:[-*>|`$]|\d+\. |!\[)/.test(b) && !b.includes('\n') && !b.includes(']('));
+    if (target >= 0) {
+      const b = blocks[target] as string;
+      const m = /^(#{1,6} )?(.*)$/.exec(b) as RegExpExecArray;
+      blocks[target] = `${m[1] ?? ''}[${m[2]}](${dest})`;
+      return blocks;
+    }
+    const img = blocks.findIndex((b) => /^!\[[^\]]*\]\([^)]*\)$/.test(b));
+    if (img >= 0) blocks[img] = `[${blocks[img]}](${dest})`;
+    return blocks;
   }
 
   private preBlock(pre: Element): string {
@@ -265,7 +288,8 @@ export class MarkdownWriter {
 
   private link(el: Element): string {
     const inner = this.inlineChildren(el);
-    const text = oneLine(inner).trim();
+    let text = oneLine(inner).trim();
+    if (!text.includes('![')) text = text.replace(/(?<!\\)([[\]])/g, '\\$1');
     const href = el.attribs.href;
     if (!text) return '';
     if (href === undefined || href.trim() === '' || href.trim() === '#') return inner;
@@ -273,7 +297,7 @@ export class MarkdownWriter {
     if (!url) return inner;
     const lead = /^\s/.test(inner) ? ' ' : '';
     const trail = /\s$/.test(inner) ? ' ' : '';
-    return `${lead}[${text.replace(/^\[|\]$/g, '\\$&')}](${linkDestination(url)})${trail}`;
+    return `${lead}[${text}](${linkDestination(url)})${trail}`;
   }
 
   private image(img: Element): string {
@@ -338,7 +362,38 @@ function mathTex(el: Element): string {
   if (annotation !== null) return annotation.trim();
   const alt = (mathml ?? el).attribs.alttext;
   if (alt) return alt.trim();
-  return collapseWhitespace(textOf(mathml ?? el));
+  return mathmlToTex(mathml ?? el, 0).replace(/\s+/g, ' ').trim();
+}
+
+const MATH_SYMBOLS: Record<string, string> = { 'π': '\\pi', '∞': '\\infty', '∑': '\\sum', '∫': '\\int', '≤': '\\le', '≥': '\\ge', '≠': '\\ne', '±': '\\pm', '×': '\\times', '·': '\\cdot', '→': '\\to', 'α': '\\alpha', 'β': '\\beta', 'σ': '\\sigma', 'μ': '\\mu', 'θ': '\\theta', 'λ': '\\lambda', '∂': '\\partial', '√': '\\sqrt' };
+
+/** Presentation MathML → TeX for the common elements (scripts, fractions, roots, under/over). */
+function mathmlToTex(el: Element, depth: number): string {
+  if (depth > 60) return collapseWhitespace(textOf(el));
+  const kids = el.children.filter(isElement);
+  const arg = (i: number): string => {
+    const k = kids[i];
+    if (!k) return '';
+    const t = mathmlToTex(k, depth + 1).trim();
+    return t.length === 1 ? t : `{${t}}`;
+  };
+  switch (el.name) {
+    case 'mi': case 'mn': case 'mo': case 'mtext': {
+      const t = collapseWhitespace(textOf(el));
+      return [...t].map((ch) => (MATH_SYMBOLS[ch] ? `${MATH_SYMBOLS[ch]} ` : ch)).join('').trim();
+    }
+    case 'msup': return `${arg(0)}^${arg(1)}`;
+    case 'msub': return `${arg(0)}_${arg(1)}`;
+    case 'msubsup': case 'munderover': return `${arg(0)}_${arg(1)}^${arg(2)}`;
+    case 'munder': return `${arg(0)}_${arg(1)}`;
+    case 'mover': return `${arg(0)}^${arg(1)}`;
+    case 'mfrac': return `\\frac${arg(0).startsWith('{') ? arg(0) : `{${arg(0)}}`}${arg(1).startsWith('{') ? arg(1) : `{${arg(1)}}`}`;
+    case 'msqrt': return `\\sqrt{${kids.map((k) => mathmlToTex(k, depth + 1)).join(' ')}}`;
+    case 'mroot': return `\\sqrt[${mathmlToTex(kids[1] ?? el, depth + 1)}]{${mathmlToTex(kids[0] ?? el, depth + 1)}}`;
+    case 'semantics': return kids[0] ? mathmlToTex(kids[0], depth + 1) : '';
+    case 'annotation': case 'annotation-xml': return '';
+    default: return kids.length > 0 ? kids.map((k) => mathmlToTex(k, depth + 1)).join(' ') : collapseWhitespace(textOf(el));
+  }
 }
 
 function wrap(inner: string, mark: string): string {

@@ -159,7 +159,7 @@ function isMathCarrier(el: Element): boolean {
 
 /** `<script type="math/tex">x</script>` (MathJax 2) → `<math data-tex="x">` for the writer. */
 function replaceWithMath(script: Element, display: boolean): void {
-  const tex = textOf(script);
+  const tex = script.children.map((c) => (c.type === 'text' ? c.data : '')).join('').trim();
   const math = new Element('math', { 'data-tex': tex, ...(display ? { display: 'block' } : {}) }, []);
   const parent = script.parent as ParentNode | null;
   if (!parent) return;

@@ -1,0 +1,33 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { firstDiff, listCases, metaSnapshot, runCase } from './cases.js';
+
+// Never writes: `npm run golden:update -- <slug>|--all` is the only writer.
+const cases = listCases();
+
+describe('golden pages', () => {
+  it('has at least 40 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+  });
+
+  for (const c of cases) {
+    it(c.slug, () => {
+      const mdPath = path.join(c.dir, 'expected.md');
+      const metaPath = path.join(c.dir, 'expected-meta.json');
+      if (!existsSync(mdPath) || !existsSync(metaPath)) {
+        throw new Error(`${c.slug}: expected files missing; run npm run golden:update -- ${c.slug} and review them`);
+      }
+      const result = runCase(c);
+      const expectedMd = readFileSync(mdPath, 'utf8');
+      if (result.markdown !== expectedMd) {
+        throw new Error(`${c.slug}/expected.md differs\n${firstDiff(expectedMd, result.markdown)}`);
+      }
+      const expectedMeta = readFileSync(metaPath, 'utf8');
+      const actualMeta = metaSnapshot(result);
+      if (actualMeta !== expectedMeta) {
+        throw new Error(`${c.slug}/expected-meta.json differs\n${firstDiff(expectedMeta, actualMeta)}`);
+      }
+    });
+  }
+});
