@@ -27,12 +27,39 @@ export function jsonToMarkdown(text: string): JsonConversion {
   try {
     value = JSON.parse(source);
   } catch (err) {
+    if (isJsonLines(source)) return asJsonLines(source);
     const reason = err instanceof Error ? err.message : 'parse error';
     return asText(source, [{ code: 'INVALID_JSON', message: `body is not valid JSON (${reason}); shown as text` }]);
   }
   const { text: pretty, truncated } = reindent(source, MAX_MARKDOWN_CHARS);
   const warnings = truncated ? [truncatedWarning(`JSON cut at ${MAX_MARKDOWN_CHARS} characters of ${source.length}`)] : [];
   return { markdown: fence(pretty, 'json'), warnings, hints: hintsOf(value) };
+}
+
+/** JSON Lines / NDJSON: one JSON value per line (at least two lines, every one valid). */
+function isJsonLines(source: string): boolean {
+  const lines = source.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length < 2) return false;
+  return lines.every((line) => {
+    try {
+      JSON.parse(line);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** JSON Lines stay one record per line (pretty-printing would lose the record boundaries). */
+function asJsonLines(source: string): JsonConversion {
+  const lines = source.split('\n').filter((l) => l.trim() !== '').map((l) => l.trim());
+  const warnings: Warning[] = [];
+  let body = lines.join('\n');
+  if (body.length > MAX_MARKDOWN_CHARS) {
+    body = `${body.slice(0, body.lastIndexOf('\n', MAX_MARKDOWN_CHARS))}\n…`;
+    warnings.push(truncatedWarning(`JSON Lines cut at ${MAX_MARKDOWN_CHARS} characters of ${source.length}`));
+  }
+  return { markdown: fence(body, 'json'), warnings, hints: { title: null, description: null } };
 }
 
 function asText(source: string, warnings: Warning[]): JsonConversion {

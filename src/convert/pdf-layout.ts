@@ -45,6 +45,9 @@ const PARAGRAPH_GAP = 1.35;
 const HEADING_RATIO = 1.15;
 /** Top/bottom share of a page where running headers and footers live. */
 const MARGIN_SHARE = 0.1;
+/** Chinese, Japanese and Korean lines join without a space. */
+const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}、。，．！？：；]$/u;
+const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const BULLET = /^\s*([•◦▪▫‣⁃●○■□–—*])\s*/;
 const NUMBERED = /^\s*(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+\S/;
 
@@ -341,6 +344,7 @@ function blockText(block: Block): string {
     const next = line.text;
     if (!text) text = next;
     else if (/\p{L}[-\u00AD]$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
+    else if (CJK_END.test(text) && CJK_START.test(next)) text += next;
     else text += ` ${next}`;
   }
   return text.replace(/\u00AD/g, '').replace(/\s+/g, ' ').trim();

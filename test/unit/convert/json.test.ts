@@ -44,3 +44,11 @@ describe('jsonToMarkdown', () => {
     expect(markdown.length).toBeLessThan(250_000);
   });
 });
+
+describe('JSON Lines', () => {
+  it('keeps one record per line in a json fence, without INVALID_JSON', () => {
+    const { markdown, warnings } = jsonToMarkdown('{"a":1}\n{"a":2}\n\n[3]\n');
+    expect(markdown).toBe('```json\n{"a":1}\n{"a":2}\n[3]\n```\n');
+    expect(warnings).toEqual([]);
+  });
+});

@@ -44,3 +44,10 @@ describe('layoutPdf', () => {
     expect(result.emptyPages).toEqual([2]);
   });
 });
+
+describe('layoutPdf, scripts without spaces', () => {
+  it('joins CJK lines without a space', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, '日本語の文章は'), run(72, 112, '空白なしで続く。')])]);
+    expect(markdown).toBe('日本語の文章は空白なしで続く。\n');
+  });
+});
