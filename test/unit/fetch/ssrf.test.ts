@@ -166,6 +166,42 @@ describe('public addresses are dialled exactly as resolved', () => {
   });
 });
 
+describe('DNS rebinding with a public first answer', () => {
+  it('dials only the checked public address; the rebound private answer is refused, never dialled', async () => {
+    const site = await startSite((req, res) => {
+      res.setHeader('connection', 'close'); // each request needs a new connection and so a new resolution
+      res.statusCode = req.url === '/robots.txt' ? 404 : 200;
+      res.end('ok');
+    });
+    const answers = ['93.184.216.34', '10.0.0.7'];
+    let lookups = 0;
+    const dialled: string[] = [];
+    const real = buildConnector({});
+    const fetcher = createFetcher({
+      allowPrivateTargets: [],
+      cache: memoryCache(),
+      now: () => 0,
+      lookup: async () => {
+        const address = answers[Math.min(lookups++, answers.length - 1)]!;
+        return [{ address, family: 4 }];
+      },
+      dial: (opts, cb) => {
+        dialled.push(opts.hostname);
+        real({ ...opts, hostname: '127.0.0.1', port: String(site.port) }, cb);
+      },
+    });
+    try {
+      // robots.txt: first connection, public answer; page: second connection, rebound answer
+      await expect(fetcher.fetch('http://rebind.example.com/page')).rejects.toMatchObject({ code: 'INVALID_URL' });
+      expect(dialled).toEqual(['93.184.216.34']);
+      expect(lookups).toBe(2);
+    } finally {
+      await fetcher.close();
+      await site.close();
+    }
+  });
+});
+
 describe('allow-list escape hatch', () => {
   it('parses CIDRs and host:port and matches only those', () => {
     const list = parseAllowList(['127.0.0.1/32', '10.0.0.0/8', 'localhost:8080', '[::1]:9000', '192.168.1.5']);
