@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     res.end(body);
   });
   const url = `${site.origin}/page`;
-  const fetcher = createFetcher({ allowPrivateTargets: [`127.0.0.1:${site.port}`], cache: memoryCache(), now: () => Date.now() });
+  const fetcher = createFetcher({ allowPrivateTargets: [`127.0.0.1:${site.port}`], cache: memoryCache(), now: () => Date.now(), logger: { warn: () => {} } });
   const plain = new Agent({ keepAliveTimeout: 4_000 });
 
   const ours = async (): Promise<number> => {

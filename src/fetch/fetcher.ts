@@ -45,6 +45,7 @@ export interface FetcherDeps {
   /** Robots answers are cached here under `robots:<origin>`. */
   cache: CacheStore;
   now: () => number;
+  /** Where the one loud ALLOW_PRIVATE_TARGETS warning goes (else `process.emitWarning`). */
   logger?: { warn(obj: object, msg?: string): void };
   userAgent?: string;
   limits?: FetcherLimits;
@@ -93,10 +94,9 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
   const limits = { ...DEFAULT_FETCH_LIMITS, ...stripUndefined(deps.limits ?? {}) };
   const allow: AllowList = parseAllowList(deps.allowPrivateTargets);
   if (allow.cidrs.length + allow.hostPorts.length > 0) {
-    deps.logger?.warn(
-      { allowPrivateTargets: allow.entries },
-      'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through (tests only, never in production)',
-    );
+    const msg = 'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through (tests only, never in production)';
+    if (deps.logger) deps.logger.warn({ allowPrivateTargets: allow.entries }, msg);
+    else process.emitWarning(`${msg}: ${allow.entries.join(', ')}`, { code: 'PITH_ALLOW_PRIVATE_TARGETS' });
   }
   const userAgent = deps.userAgent ?? defaultUserAgent();
   const agent = new Agent({

@@ -22,7 +22,7 @@ async function site(handler: SiteHandler): Promise<Site> {
 }
 
 function fetcher(overrides: Partial<FetcherDeps> = {}): SafeFetcher {
-  const f = createFetcher({ allowPrivateTargets: ['127.0.0.1/32'], cache: memoryCache(), now: () => 0, ...overrides });
+  const f = createFetcher({ allowPrivateTargets: ['127.0.0.1/32'], cache: memoryCache(), now: () => 0, logger: { warn: () => {} }, ...overrides });
   cleanups.push(() => f.close());
   return f;
 }

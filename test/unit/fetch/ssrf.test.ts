@@ -223,6 +223,17 @@ describe('allow-list escape hatch', () => {
     expect(() => canonicalizeRequestUrl('http://127.0.0.1:5001/', { allowPrivateTargets: ['127.0.0.1:5000'] })).toThrow();
   });
 
+  it('without a logger, warns through process.emitWarning', async () => {
+    const seen: string[] = [];
+    const onWarning = (w: Error & { code?: string }): void => void seen.push(w.code ?? '');
+    process.on('warning', onWarning);
+    const f = createFetcher({ allowPrivateTargets: ['127.0.0.1/32'], cache: memoryCache(), now: () => 0 });
+    await new Promise((r) => setImmediate(r));
+    process.off('warning', onWarning);
+    expect(seen).toContain('PITH_ALLOW_PRIVATE_TARGETS');
+    await f.close();
+  });
+
   it('logs loudly once when set', async () => {
     const warnings: Array<{ obj: object; msg?: string }> = [];
     const f = createFetcher({
