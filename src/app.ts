@@ -15,7 +15,9 @@ import { registerMetrics } from './http/routes/metrics.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
 import { registerBatchRoute } from './http/routes/batch.js';
+import { registerReadAndScoreRoute } from './http/routes/read-and-score.js';
 import { registerReadRoute } from './http/routes/read.js';
+import { registerScoreRoute } from './http/routes/score.js';
 import { registerUsageRoute } from './http/routes/usage.js';
 import type { Stores } from './store/types.js';
 
@@ -123,6 +125,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       registerApiKeyAuth(v1, deps.stores);
       registerReadRoute(v1, ctx);
       registerBatchRoute(v1, ctx);
+      registerScoreRoute(v1, ctx);
+      registerReadAndScoreRoute(v1, ctx);
       registerUsageRoute(v1, ctx);
     },
     { prefix: '/v1' },

@@ -3,8 +3,11 @@ import {
   batchRequestSchema,
   batchResponseSchema,
   errorEnvelopeSchema,
+  readAndScoreResponseSchema,
   readRequestSchema,
   readResponseSchema,
+  scoreResponseSchema,
+  urlRequestSchema,
   usageResponseSchema,
 } from './schemas.js';
 
@@ -80,6 +83,9 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         Usage: usageResponseSchema,
         BatchRequest: batchRequestSchema,
         BatchResponse: batchResponseSchema,
+        UrlRequest: urlRequestSchema,
+        ScoreResponse: scoreResponseSchema,
+        ReadAndScoreResponse: readAndScoreResponseSchema,
       },
     },
     'x-routing-errors': ROUTING_ERRORS,
@@ -114,6 +120,31 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           responses: {
             200: { description: 'One result per URL, in request order', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchResponse' } } } },
             ...errorResponses(BILLABLE_ERRORS),
+          },
+        },
+      },
+      '/v1/score': {
+        post: {
+          operationId: 'score',
+          summary: 'Agent-readability score 0-100 with grade and checks (0 credits; never cached; holds a concurrency slot)',
+          description: 'The page is fetched like read (robots-gated); robots.txt, /llms.txt, the sitemap and an Accept: text/markdown refetch are probed under one shared 8 s bound, and a probe that fails only fails its check. Rubric: docs/score.md. No X-Service-Cache header (never cached).',
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/UrlRequest' } } } },
+          responses: {
+            200: { description: 'The score', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ScoreResponse' } } } },
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+          },
+        },
+      },
+      '/v1/read-and-score': {
+        post: {
+          operationId: 'readAndScore',
+          summary: 'Read plus score (1 credit; cached 1 h apart from read; fresh honoured; holds a concurrency slot)',
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadRequest' } } } },
+          responses: {
+            200: { description: "read's fields plus `score`", headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadAndScoreResponse' } } } },
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
           },
         },
       },

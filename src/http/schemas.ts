@@ -150,3 +150,47 @@ export const batchResponseSchema = {
     },
   },
 } as const;
+
+export const urlRequestSchema = {
+  type: 'object',
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL.' },
+  },
+} as const;
+
+export const scoreSchema = {
+  type: 'object',
+  required: ['value', 'grade', 'checks'],
+  properties: {
+    value: { type: 'integer', minimum: 0, maximum: 100 },
+    grade: { type: 'string', enum: ['A', 'B', 'C', 'D', 'F'] },
+    checks: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'label', 'passed', 'points', 'max_points', 'detail'],
+        properties: {
+          id: { type: 'string' },
+          label: { type: 'string' },
+          passed: { type: 'boolean' },
+          points: { type: 'integer' },
+          max_points: { type: 'integer' },
+          detail: { type: 'string' },
+        },
+      },
+    },
+  },
+} as const;
+
+export const scoreResponseSchema = {
+  type: 'object',
+  required: ['status', 'url', 'score'],
+  properties: { status: { type: 'string', enum: ['success'] }, url: { type: 'string' }, score: scoreSchema },
+} as const;
+
+export const readAndScoreResponseSchema = {
+  type: 'object',
+  required: ['status', 'url', 'markdown', 'metadata', 'stats', 'cache', 'score'],
+  properties: { status: { type: 'string', enum: ['success'] }, ...readResultProperties, score: scoreSchema },
+} as const;

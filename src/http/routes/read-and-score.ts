@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { canonicalizeRequestUrl } from '../../fetch/url.js';
+import { readAndScore } from '../../ops/read-and-score.js';
+import { type AppContext, requestSignal, runBillable } from '../context.js';
+import { errorEnvelopeSchema, readAndScoreResponseSchema, readRequestSchema } from '../schemas.js';
+import { readResponseBody } from './read.js';
+
+/** POST /v1/read-and-score: read's JSON plus `score`; 1 credit, cached 1 h apart from read, `fresh` honoured. */
+export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContext): void {
+  scope.post<{ Body: { url: string; fresh?: boolean } }>(
+    '/read-and-score',
+    {
+      schema: {
+        body: readRequestSchema,
+        response: { 200: readAndScoreResponseSchema, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema },
+      },
+    },
+    async (request, reply) => {
+      const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
+      const signal = requestSignal(ctx, reply);
+      const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read-and-score', cost: 1 }, () =>
+        readAndScore(
+          { fetcher: ctx.fetcher, cache: ctx.stores.cache, engineVersion: ctx.config.engineVersion, now: ctx.now },
+          { url, fresh: request.body.fresh === true, signal },
+        ),
+      );
+      reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
+      return { ...readResponseBody(result, cacheHit), score: result.score };
+    },
+  );
+}
