@@ -124,9 +124,14 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
   }
 
   /** One exchange with one hop; the host literal is re-checked, the connector checks the address. */
-  async function exchange(url: URL, headers: Record<string, string>, signal: AbortSignal): Promise<RawResponse> {
+  async function exchange(
+    url: URL,
+    headers: Record<string, string>,
+    signal: AbortSignal,
+    method: 'GET' | 'HEAD' = 'GET',
+  ): Promise<RawResponse> {
     assertPublicHostLiteral(url, allow);
-    const res = await request(url, { dispatcher: agent, method: 'GET', headers, signal });
+    const res = await request(url, { dispatcher: agent, method, headers, signal });
     return { url, status: res.statusCode, headers: lowerHeaders(res.headers), body: res.body };
   }
 
@@ -144,13 +149,14 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       signal: AbortSignal;
       exhausted: 'error' | 'return';
       beforeHop?: (url: URL) => Promise<void>;
+      method?: 'GET' | 'HEAD';
     },
   ): Promise<RawResponse> {
     const seen = new Set<string>([start.href]);
     let url = start;
     for (let hop = 0; ; hop++) {
       await opts.beforeHop?.(url);
-      const res = await exchange(url, opts.headers, opts.signal);
+      const res = await exchange(url, opts.headers, opts.signal, opts.method);
       const location = res.headers['location'];
       if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) return res;
       if (hop >= opts.maxHops) {
@@ -226,8 +232,14 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
     const outcome = await withDeadline(timeoutMs, opts.signal, async (signal) => {
       const start = parseHttpUrl(raw);
       const headers = requestHeaders(opts.headers, opts.headers?.['accept'] ?? '*/*');
-      const res = await follow(start, { maxHops: opts.followRedirects ?? 5, headers, signal, exhausted: 'return' });
-      if (!opts.truncate) await rejectDeclaredOversize(res, opts.maxBytes ?? limits.maxBytes);
+      const res = await follow(start, {
+        maxHops: opts.followRedirects ?? 5,
+        headers,
+        signal,
+        exhausted: 'return',
+        method: opts.method ?? 'GET',
+      });
+      if (!opts.truncate && opts.method !== 'HEAD') await rejectDeclaredOversize(res, opts.maxBytes ?? limits.maxBytes);
       const read = await readBody(res.body, {
         encodings: parseContentEncoding(res.headers['content-encoding']),
         maxBytes: opts.maxBytes ?? limits.maxBytes,

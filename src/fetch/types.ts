@@ -49,6 +49,8 @@ export interface ResourceOptions {
   followRedirects?: number;
   /** Extra request headers (e.g. Accept). Credentials and hop-by-hop headers are dropped. */
   headers?: Record<string, string>;
+  /** Default GET; HEAD for cheap existence probes (the body is then empty). */
+  method?: 'GET' | 'HEAD';
 }
 
 /** A resource fetched with the same safety as a page, but any status is returned as is. */

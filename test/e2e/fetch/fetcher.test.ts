@@ -457,6 +457,19 @@ describe('fetchResource', () => {
     expect(noFollow.status).toBe(301);
   });
 
+  it('can probe with HEAD', async () => {
+    const methods: string[] = [];
+    const s = await site((req, res) => {
+      methods.push(req.method ?? '');
+      res.setHeader('content-type', 'text/markdown');
+      res.end(req.method === 'HEAD' ? undefined : '# hi');
+    });
+    const out = await fetcher().fetchResource(`${s.origin}/llms.txt`, { method: 'HEAD', headers: { accept: 'text/markdown' } });
+    expect(out).toMatchObject({ status: 200, contentType: 'text/markdown' });
+    expect(out.body.length).toBe(0);
+    expect(methods).toEqual(['HEAD']);
+  });
+
   it('honours its own deadline', async () => {
     const s = await site(() => {
       /* never answers */
