@@ -64,7 +64,7 @@ export interface ScoreCheck {
 export interface Score {
   /** 0-100 */
   value: number;
-  grade: 'A' | 'B' | 'C' | 'D' | 'E' | 'F';
+  grade: 'A' | 'B' | 'C' | 'D' | 'F';
   checks: ScoreCheck[];
 }
 
