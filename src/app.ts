@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { registerApiKeyAuth } from './http/plugins/auth.js';
 import { registerBillingHeaders } from './http/plugins/billing-headers.js';
 import { RouteTable } from './http/route-table.js';
+import { registerMcpRoute } from './http/routes/mcp.js';
 import { registerMetrics } from './http/routes/metrics.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
@@ -131,6 +132,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     },
     { prefix: '/v1' },
   );
+  await registerMcpRoute(app, ctx);
 
   if (config.adminToken !== null) {
     const adminToken = config.adminToken;

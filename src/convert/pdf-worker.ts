@@ -168,6 +168,8 @@ export function runPdfJob(worker: Worker, job: PdfJob, onMessage: (msg: PdfWorke
 }
 
 export interface PdfWorkerPoolOptions {
+  /** Workers extracting at the same time; more PDFs wait their turn (bounds memory: each may use maxHeapMb). */
+  maxActive?: number;
   /** Idle workers kept warm. */
   maxIdle?: number;
   /** Jobs a worker runs before it is replaced (bounds slow leaks in pdf.js caches). */
@@ -177,25 +179,47 @@ export interface PdfWorkerPoolOptions {
 }
 
 /**
- * Keeps up to `maxIdle` warm workers. `take` returns an idle worker or spawns one;
- * `give` returns a healthy worker; anything else must be terminated by the caller.
- * Idle workers are unref'd, so an idle pool never keeps the process alive.
+ * Runs at most `maxActive` extraction workers and keeps up to `maxIdle` warm ones.
+ * `take` resolves with an idle or new worker once one of the `maxActive` places is free
+ * (rejecting if `signal` aborts first); every taken worker goes back through `give`
+ * (healthy: may be kept warm) or `discard` (terminated). Idle workers are unref'd, so an
+ * idle pool never keeps the process alive.
  */
 export class PdfWorkerPool {
   readonly maxHeapMb: number;
+  private readonly maxActive: number;
   private readonly maxIdle: number;
   private readonly maxUses: number;
   private readonly idle: Worker[] = [];
+  private readonly waiting: Array<() => void> = [];
   private readonly uses = new WeakMap<Worker, number>();
+  private active = 0;
   private closed = false;
 
   constructor(options: PdfWorkerPoolOptions = {}) {
+    this.maxActive = options.maxActive ?? 4;
     this.maxIdle = options.maxIdle ?? 2;
     this.maxUses = options.maxUses ?? 50;
     this.maxHeapMb = options.maxHeapMb ?? 768;
   }
 
-  take(): Worker {
+  async take(signal?: AbortSignal): Promise<Worker> {
+    while (this.active >= this.maxActive) {
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve, reject) => {
+        const wake = (): void => {
+          signal?.removeEventListener('abort', abort);
+          resolve();
+        };
+        const abort = (): void => {
+          this.waiting.splice(this.waiting.indexOf(wake) >>> 0, 1);
+          reject(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+        };
+        this.waiting.push(wake);
+        signal?.addEventListener('abort', abort, { once: true });
+      });
+    }
+    this.active++;
     const worker = this.idle.pop() ?? spawnPdfWorker(this.maxHeapMb);
     worker.ref();
     this.uses.set(worker, (this.uses.get(worker) ?? 0) + 1);
@@ -204,15 +228,26 @@ export class PdfWorkerPool {
 
   give(worker: Worker): void {
     if (this.closed || this.idle.length >= this.maxIdle || (this.uses.get(worker) ?? 0) >= this.maxUses) {
-      void worker.terminate();
+      this.discard(worker);
       return;
     }
     worker.unref();
     this.idle.push(worker);
+    this.release();
+  }
+
+  discard(worker: Worker): void {
+    void worker.terminate();
+    this.release();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.idle.splice(0).map((w) => w.terminate()));
+  }
+
+  private release(): void {
+    this.active--;
+    this.waiting.shift()?.();
   }
 }

@@ -9,6 +9,7 @@
 import { ServiceError } from '../errors.js';
 import { clip } from './markdown.js';
 import { layoutPdf, type PdfPage } from './pdf-layout.js';
+import type { Worker } from 'node:worker_threads';
 import { runPdfJob, spawnPdfWorker, type PdfWorkerMessage, type PdfWorkerPool } from './pdf-worker.js';
 import type { ConvertResult, DocumentMetadata, Warning } from './types.js';
 
@@ -59,7 +60,17 @@ async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool
   const raw: RawPdf = { numPages: 0, info: {}, xmp: {}, pages: [], stopped: null };
   const data = new Uint8Array(body.byteLength);
   data.set(body);
-  const worker = pool ? pool.take() : spawnPdfWorker(options.maxHeapMb);
+  // The budget covers waiting for a pool place too.
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(), options.timeoutMs);
+  const overBudget = (): ServiceError => new ServiceError('EXTRACTION_FAILED', `PDF extraction exceeded its ${options.timeoutMs} ms budget`);
+  let worker: Worker;
+  try {
+    worker = pool ? await pool.take(budget.signal) : spawnPdfWorker(options.maxHeapMb);
+  } catch {
+    clearTimeout(timer);
+    throw overBudget();
+  }
   const heapMb = pool ? pool.maxHeapMb : options.maxHeapMb;
   let failure: ServiceError | null = null;
   const fail = (reason: string, err: ServiceError): void => {
@@ -82,15 +93,20 @@ async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool
     fail(reason, new ServiceError('EXTRACTION_FAILED', reason, {}, { cause: err }));
   };
   const job = runPdfJob(worker, { data, maxPages: options.maxPages, maxStreamBytes: MAX_STREAM_BYTES, maxTotalBytes: MAX_TOTAL_STREAM_BYTES }, onMessage, onFailure);
-  const timer = setTimeout(() => {
-    const reason = `PDF extraction exceeded its ${options.timeoutMs} ms budget`;
-    fail(reason, new ServiceError('EXTRACTION_FAILED', reason));
+  const onBudget = (): void => {
+    const err = overBudget();
+    fail(err.message, err);
     job.cancel();
-  }, options.timeoutMs);
+  };
+  if (budget.signal.aborted) onBudget();
+  else budget.signal.addEventListener('abort', onBudget, { once: true });
   const healthy = await job.finished;
   clearTimeout(timer);
-  if (healthy && pool) pool.give(worker);
-  else void worker.terminate();
+  budget.signal.removeEventListener('abort', onBudget);
+  if (pool) {
+    if (healthy) pool.give(worker);
+    else pool.discard(worker);
+  } else void worker.terminate();
   if (failure) throw failure;
   return raw;
 }

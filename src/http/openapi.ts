@@ -168,6 +168,19 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         },
       },
       '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+      '/mcp': {
+        post: {
+          operationId: 'mcp',
+          summary: 'MCP over streamable HTTP (stateless, JSON answers). Tools: read_url, read_and_score, score_url, extract, map_site, batch_read, usage. Each tool call runs the matching /v1 route with the same key, so it takes slots and credits exactly like REST; tool errors carry pith error codes.',
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message of the Model Context Protocol' } } } },
+          responses: {
+            200: { description: 'JSON-RPC answer', content: { 'application/json': { schema: { type: 'object' } } } },
+            202: { description: 'Notification accepted' },
+            ...errorResponses(['UNAUTHORIZED', 'SERVICE_UNAVAILABLE']),
+          },
+        },
+      },
       '/metrics': {
         get: {
           operationId: 'metrics',

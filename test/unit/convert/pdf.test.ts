@@ -128,9 +128,9 @@ describe('pdfToMarkdown with a PdfWorkerPool', () => {
     try {
       const oneShot = await pdfToMarkdown(fixture('two-column.pdf'));
       const first = await pdfToMarkdown(fixture('two-column.pdf'), { pool });
-      const warm = pool.take();
+      const warm = await pool.take();
       pool.give(warm);
-      expect(pool.take()).toBe(warm);
+      expect(await pool.take()).toBe(warm);
       pool.give(warm);
       expect((await failure(pdfToMarkdown(fixture('encrypted.pdf'), { pool }))).code).toBe('EXTRACTION_FAILED');
       expect((await failure(pdfToMarkdown(fixture('hostile-flate-bomb.pdf'), { pool }))).code).toBe('EXTRACTION_FAILED');
@@ -138,6 +138,20 @@ describe('pdfToMarkdown with a PdfWorkerPool', () => {
       const again = await convertDocument({ body: fixture('two-column.pdf'), contentType: 'application/pdf', headers: {}, url: 'https://e.test/p.pdf' }, { pdf: { pool } });
       expect(first.markdown).toBe(oneShot.markdown);
       expect(again.markdown).toBe(oneShot.markdown);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('queues beyond maxActive and gives up waiting at the time budget', async () => {
+    const pool = new PdfWorkerPool({ maxActive: 1 });
+    try {
+      const held = await pool.take();
+      const err = await failure(pdfToMarkdown(fixture('two-column.pdf'), { pool, timeoutMs: 50 }));
+      expect(err.message).toContain('50 ms budget');
+      const queued = pdfToMarkdown(fixture('two-column.pdf'), { pool });
+      pool.give(held);
+      expect((await queued).metadata.page_count).toBe(2);
     } finally {
       await pool.close();
     }

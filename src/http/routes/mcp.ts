@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { type PithBackend, type PithOperation, PithToolError, billingFromHeaderMap, createPithMcpServer } from '../../mcp/tools.js';
+import type { AppContext } from '../context.js';
+import { registerApiKeyAuth } from '../plugins/auth.js';
+
+const ROUTES: Record<PithOperation, { method: 'GET' | 'POST'; url: string }> = {
+  read: { method: 'POST', url: '/v1/read' },
+  'read-and-score': { method: 'POST', url: '/v1/read-and-score' },
+  score: { method: 'POST', url: '/v1/score' },
+  extract: { method: 'POST', url: '/v1/extract' },
+  map: { method: 'POST', url: '/v1/map' },
+  batch: { method: 'POST', url: '/v1/batch' },
+  usage: { method: 'GET', url: '/v1/usage' },
+};
+
+/**
+ * Tool calls run the REST route itself through `app.inject` with the caller's key: the same
+ * validation, slot, charge, cache, refund and headers as a REST call, and nothing to keep in
+ * sync. Inner request ids are `<mcp request id>.<n>`, so logs tie them to the MCP call.
+ */
+function injectBackend(app: FastifyInstance, authorization: string, requestId: string): PithBackend {
+  let n = 0;
+  return {
+    async call(op, body) {
+      const route = ROUTES[op];
+      const res = await app.inject({
+        method: route.method,
+        url: route.url,
+        headers: { authorization, 'x-request-id': `${requestId}.${++n}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+      const parsed = (() => {
+        try {
+          return res.json() as Record<string, unknown>;
+        } catch {
+          return {};
+        }
+      })();
+      if (res.statusCode >= 400) {
+        const { status: _s, code, message, request_id, ...fields } = parsed;
+        throw new PithToolError(
+          typeof code === 'string' ? code : 'INTERNAL_ERROR',
+          typeof message === 'string' ? message : `HTTP ${res.statusCode}`,
+          res.statusCode,
+          typeof request_id === 'string' ? request_id : null,
+          fields,
+        );
+      }
+      return { data: parsed, billing: billingFromHeaderMap(headers) };
+    },
+  };
+}
+
+/**
+ * POST /mcp: MCP over streamable HTTP (stateless: one server per request, JSON answers),
+ * Bearer API key like /v1. GET and DELETE (SSE streams, sessions) answer 405.
+ */
+export async function registerMcpRoute(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    registerApiKeyAuth(scope, ctx.stores);
+    scope.post('/mcp', async (request, reply) => {
+      const backend = injectBackend(app, request.headers.authorization ?? '', request.id);
+      const server = createPithMcpServer(backend, { version: ctx.config.engineVersion });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.hijack();
+      reply.raw.setHeader('X-Request-Id', request.id);
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    });
+  });
+}

@@ -1,0 +1,227 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+/**
+ * The pith MCP tools, shared by both transports. A tool turns its arguments into one
+ * call of a pith operation through a `PithBackend`: over stdio that is @pith/sdk against a
+ * pith base URL; at /mcp it is the REST route itself (app.inject), so slots, credits and
+ * refunds are exactly those of the REST call.
+ */
+
+export type PithOperation = 'read' | 'read-and-score' | 'score' | 'extract' | 'map' | 'batch' | 'usage';
+
+/** The billing headers of an answer, snake_case; absent headers are null. */
+export interface ToolBilling {
+  cache: string | null;
+  plan_remaining: number | null;
+  plan_reset_at: string | null;
+  billed: string | null;
+  credits_remaining: number | null;
+  concurrent_remaining: number | null;
+  request_id: string | null;
+}
+
+export interface BackendAnswer {
+  /** The JSON success body. */
+  data: Record<string, unknown>;
+  billing: ToolBilling;
+}
+
+/** ToolBilling from lower-case response headers. */
+export function billingFromHeaderMap(headers: Record<string, string | undefined>): ToolBilling {
+  const int = (name: string): number | null => {
+    const raw = headers[name];
+    return raw === undefined || raw === '' || !Number.isFinite(Number(raw)) ? null : Number(raw);
+  };
+  return {
+    cache: headers['x-service-cache'] ?? null,
+    plan_remaining: int('x-ratelimit-remaining'),
+    plan_reset_at: headers['x-ratelimit-reset'] ?? null,
+    billed: headers['x-service-billed'] ?? null,
+    credits_remaining: int('x-credits-remaining'),
+    concurrent_remaining: int('x-concurrent-remaining'),
+    request_id: headers['x-request-id'] ?? null,
+  };
+}
+
+/** A failed operation, carrying pith's error code. */
+export class PithToolError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+    readonly requestId: string | null,
+    readonly fields: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'PithToolError';
+  }
+}
+
+export interface PithBackend {
+  /** Runs one operation; throws PithToolError (or an error with `code`) on failure. */
+  call(op: PithOperation, body: Record<string, unknown> | undefined): Promise<BackendAnswer>;
+}
+
+export const TOOL_NAMES = ['read_url', 'read_and_score', 'score_url', 'extract', 'map_site', 'batch_read', 'usage'] as const;
+
+const url = z.string().min(1).describe('Public http(s) URL');
+const fresh = z.boolean().optional().describe('Skip the one-hour cache (the result is still cached); costs the same');
+
+function textResult(text: string, answer: BackendAnswer): CallToolResult {
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: { ...answer.data, billing: answer.billing },
+  };
+}
+
+const json = (value: unknown): string => JSON.stringify(value, null, 2);
+
+/** A tool failure the agent can read: `CODE: message`, plus the envelope fields as structured content. */
+export function toolError(err: unknown): CallToolResult {
+  const e = err as { code?: unknown; message?: unknown; status?: unknown; requestId?: unknown; fields?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : 'INTERNAL_ERROR';
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  const fields = e?.fields && typeof e.fields === 'object' ? (e.fields as Record<string, unknown>) : {};
+  const requestId = typeof e?.requestId === 'string' ? e.requestId : null;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${code}: ${message}${requestId ? ` (request ${requestId})` : ''}` }],
+    structuredContent: { error: { code, message, status: typeof e?.status === 'number' ? e.status : null, request_id: requestId, ...fields } },
+  };
+}
+
+function withWarnings(markdown: string, data: Record<string, unknown>): string {
+  const warnings = Array.isArray(data.warnings) ? (data.warnings as Array<{ code: string; message: string }>) : [];
+  if (warnings.length === 0) return markdown;
+  return `${markdown}\n\n<!-- pith warnings: ${warnings.map((w) => `${w.code}: ${w.message}`).join('; ')} -->`;
+}
+
+/** Builds an MCP server exposing the seven pith tools over `backend`. */
+export function createPithMcpServer(backend: PithBackend, opts: { version: string }): McpServer {
+  const server = new McpServer({ name: 'pith', version: opts.version });
+  const run = async (fn: () => Promise<CallToolResult>): Promise<CallToolResult> => {
+    try {
+      return await fn();
+    } catch (err) {
+      return toolError(err);
+    }
+  };
+
+  server.registerTool(
+    'read_url',
+    {
+      title: 'Read a URL as Markdown',
+      description: 'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. 1 credit; cached 1 h.',
+      inputSchema: { url, fresh },
+    },
+    (args) => run(async () => {
+      const answer = await backend.call('read', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
+      return textResult(withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
+    }),
+  );
+
+  server.registerTool(
+    'read_and_score',
+    {
+      title: 'Read a URL and score its agent readiness',
+      description: 'Like read_url, plus a 0-100 score (grade A-F) of how readable the page is for AI agents, with each check explained. 1 credit.',
+      inputSchema: { url, fresh },
+    },
+    (args) => run(async () => {
+      const answer = await backend.call('read-and-score', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
+      const score = answer.data.score as { value?: number; grade?: string } | undefined;
+      const head = score ? `<!-- agent-readiness score: ${score.value}/100 (${score.grade}) -->\n\n` : '';
+      return textResult(head + withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
+    }),
+  );
+
+  server.registerTool(
+    'score_url',
+    {
+      title: 'Score a URL for AI agents',
+      description: 'Check how readable a page is for AI agents (server-rendered content, metadata, headings, JSON-LD, robots rules for AI crawlers, llms.txt, sitemap…). Free (0 credits); takes a concurrency slot.',
+      inputSchema: { url },
+    },
+    (args) => run(async () => {
+      const answer = await backend.call('score', { url: args.url });
+      return textResult(json({ url: answer.data.url, score: answer.data.score }), answer);
+    }),
+  );
+
+  server.registerTool(
+    'extract',
+    {
+      title: 'Extract structured data',
+      description: 'Deterministic structured data of a page: JSON-LD, Open Graph, meta tags, headings, links, images, tables, and optional CSS-selector fields. 1 credit; cached 1 h.',
+      inputSchema: {
+        url,
+        fresh,
+        fields: z
+          .record(z.string(), z.object({ selector: z.string(), attr: z.string().optional(), all: z.boolean().optional() }))
+          .optional()
+          .describe('Named CSS selectors: {"price": {"selector": ".price"}, "images": {"selector": "img", "attr": "src", "all": true}}'),
+      },
+    },
+    (args) => run(async () => {
+      const answer = await backend.call('extract', { url: args.url, ...(args.fresh ? { fresh: true } : {}), ...(args.fields ? { fields: args.fields } : {}) });
+      return textResult(json(answer.data.data ?? answer.data), answer);
+    }),
+  );
+
+  server.registerTool(
+    'map_site',
+    {
+      title: 'Map a site',
+      description: "List a site's URLs from its sitemaps (robots.txt Sitemap: lines, /sitemap.xml, indexes) and the page's own links; same site only; optional relevance search. 1 credit.",
+      inputSchema: {
+        url,
+        limit: z.number().int().min(1).max(5000).optional().describe('Most links to return (default 1000, max 5000)'),
+        include: z.array(z.string()).optional().describe('Only URLs matching one of these patterns'),
+        exclude: z.array(z.string()).optional().describe('Drop URLs matching one of these patterns'),
+        search: z.string().optional().describe('Rank links by relevance to this query'),
+      },
+    },
+    (args) => run(async () => {
+      const { url: target, ...rest } = args;
+      const answer = await backend.call('map', { url: target, ...rest });
+      const links = Array.isArray(answer.data.links) ? (answer.data.links as Array<{ url: string }>) : [];
+      return textResult(links.map((l) => l.url).join('\n'), answer);
+    }),
+  );
+
+  server.registerTool(
+    'batch_read',
+    {
+      title: 'Read many URLs',
+      description: 'Read up to 100 URLs in one call (one concurrency slot). 1 credit per URL; failed items are refunded and reported with their error code.',
+      inputSchema: { urls: z.array(z.string().min(1)).min(1).max(100).describe('1 to 100 public http(s) URLs') },
+    },
+    (args) => run(async () => {
+      const answer = await backend.call('batch', { urls: args.urls });
+      const results = Array.isArray(answer.data.results) ? (answer.data.results as Array<Record<string, unknown>>) : [];
+      const parts = results.map((item) => {
+        if (item.ok) return `<!-- ${item.url} -->\n\n${String(item.markdown ?? '')}`;
+        const error = item.error as { code?: string; message?: string } | undefined;
+        return `<!-- ${item.url} failed: ${error?.code}: ${error?.message} -->`;
+      });
+      return textResult(parts.join('\n\n---\n\n'), answer);
+    }),
+  );
+
+  server.registerTool(
+    'usage',
+    {
+      title: 'Credits and concurrency',
+      description: "The account's plan, monthly credits used and left, bought credits and concurrency. Free; no slot.",
+      inputSchema: {},
+    },
+    () => run(async () => {
+      const answer = await backend.call('usage', undefined);
+      return textResult(json(answer.data), answer);
+    }),
+  );
+
+  return server;
+}
