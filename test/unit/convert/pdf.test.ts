@@ -167,3 +167,42 @@ describe('pdfToMarkdown with a PdfWorkerPool', () => {
     }
   });
 });
+
+/** A minimal hand-built PDF: one page of Helvetica text, an XMP packet, no /Info. */
+function pdfWithXmp(xmp: string, text: string): Buffer {
+  const content = `BT /F1 12 Tf 72 700 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /Metadata 5 0 R /Lang (fr-CA) >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 6 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Type /Metadata /Subtype /XML /Length ${Buffer.byteLength(xmp)} >>\nstream\n${xmp}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.7\n';
+  const offsets: number[] = [];
+  objects.forEach((obj, i) => {
+    offsets.push(Buffer.byteLength(body));
+    body += `${i + 1} 0 obj\n${obj}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body);
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body);
+}
+
+describe('PDF metadata from XMP and the catalog', () => {
+  it('takes title, author and description from XMP when /Info has none, language from /Lang', async () => {
+    const xmp = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">
+<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Rapport annuel</rdf:li></rdf:Alt></dc:title>
+<dc:creator><rdf:Seq><rdf:li>Marie Curie</rdf:li></rdf:Seq></dc:creator>
+<dc:description><rdf:Alt><rdf:li xml:lang="x-default">Un resume</rdf:li></rdf:Alt></dc:description>
+</rdf:Description></rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>`;
+    const result = await pdfToMarkdown(pdfWithXmp(xmp, 'Bonjour le monde'));
+    expect(result.markdown).toBe('Bonjour le monde\n');
+    expect(result.metadata).toMatchObject({ title: 'Rapport annuel', author: 'Marie Curie', description: 'Un resume', language: 'fr-CA', page_count: 1 });
+  });
+});
