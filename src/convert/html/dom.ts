@@ -1,5 +1,5 @@
-import { parseDocument } from 'htmlparser2';
-import { Text } from 'domhandler';
+import { Parser } from 'htmlparser2';
+import { DomHandler, Text } from 'domhandler';
 import type { AnyNode, ChildNode, Document, Element, ParentNode } from 'domhandler';
 
 /**
@@ -11,9 +11,41 @@ import type { AnyNode, ChildNode, Document, Element, ParentNode } from 'domhandl
 /** Deeper than any real page (the 181 benchmark pages peak around 40); keeps recursion safe. */
 export const MAX_DEPTH = 256;
 
-export function parseHtml(html: string): Document {
-  return parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+/**
+ * htmlparser2 keeps its open-element stack with unshift/shift, so every open tag costs
+ * O(depth): 100,000 nested elements take seconds. Past this depth further open tags are
+ * ignored (their text still arrives), the same trick the parser uses for a nested <form>.
+ */
+export const MAX_PARSE_DEPTH = 512;
+
+const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
+
+interface ParserInternals {
+  stack: string[];
+  tagname: string;
+  openTagStart: number;
+  startIndex: number;
+  emitOpenTag(name: string): void;
 }
+
+export function parseHtml(html: string): Document {
+  const handler = new DomHandler(undefined, {});
+  const parser = new Parser(handler, PARSE_OPTIONS);
+  const inner = parser as unknown as ParserInternals;
+  const emitOpenTag = inner.emitOpenTag.bind(parser);
+  inner.emitOpenTag = (name: string): void => {
+    if (inner.stack.length >= MAX_PARSE_DEPTH && !VOID_ELEMENTS.has(name)) {
+      inner.openTagStart = inner.startIndex;
+      inner.tagname = '';
+      return;
+    }
+    emitOpenTag(name);
+  };
+  parser.end(html);
+  return handler.root;
+}
+
+const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
 
 export function isElement(node: AnyNode | null | undefined): node is Element {
   return node !== null && node !== undefined && (node.type === 'tag' || node.type === 'script' || node.type === 'style');

@@ -122,8 +122,7 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
     const refined = promoteToLandmark(refineTopCandidate(top, body, candidates, stats), body, stats);
     const roots = mergeSiblings(refined, body, candidates, stats, flags);
     if (opts.debug) {
-      const ranked = [...candidates.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
-      for (const [el, sc] of ranked) opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
+      for (const [el, sc] of topEntries(candidates, 5)) opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
       opts.debug(`flags=${flags} top=${describe(top)} refined=${describe(refined)} roots=${roots.map(describe).join(', ')}`);
     }
     const drop = pruneContent(roots, stats, unlikely, flags, titles, top);
@@ -355,11 +354,24 @@ function pickTopCandidate(body: Element, cands: Candidates, _stats: StatsMap): E
   return top ?? body;
 }
 
+/** The n best candidates without sorting them all (pages can have 100,000). */
+function topEntries(cands: Candidates, n: number): Array<[Element, number]> {
+  const best: Array<[Element, number]> = [];
+  for (const e of cands) {
+    if (best.length < n || e[1] > (best[best.length - 1] as [Element, number])[1]) {
+      best.push(e);
+      best.sort((a, b) => b[1] - a[1]);
+      if (best.length > n) best.pop();
+    }
+  }
+  return best;
+}
+
 function refineTopCandidate(top: Element, body: Element, cands: Candidates, stats: StatsMap): Element {
   if (top === body) return body;
   const topScore = cands.get(top) ?? 0;
   // Several near-top candidates under one ancestor: the ancestor is the article.
-  const ranked = [...cands.entries()].sort((a, b) => b[1] - a[1]).slice(1, 5);
+  const ranked = topEntries(cands, 5).slice(1);
   const alternatives = ranked.filter(([, s]) => s >= topScore * ALTERNATIVE_SCORE_SHARE).map(([el]) => el);
   if (alternatives.length >= MIN_ALTERNATIVE_VOTES) {
     let parent = top.parent;
@@ -446,12 +458,11 @@ function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: St
     else if (s.textLen > 0 && s.textLen <= 80 && ld === 0 && /\.( |$)/.test(collapseWhitespace(textOf(sib)))) keep[i] = true;
   });
   // Headings, figures and lists between kept siblings belong to the same story.
-  for (let i = 0; i < siblings.length; i++) {
+  const first = keep.indexOf(true);
+  const last = keep.lastIndexOf(true);
+  for (let i = first + 1; i < last; i++) {
     if (keep[i]) continue;
     const sib = siblings[i] as Element;
-    const before = keep.slice(0, i).lastIndexOf(true);
-    const after = keep.indexOf(true, i + 1);
-    if (before < 0 || after < 0) continue;
     if (HEADINGS.has(sib.name) || SIBLING_BLOCKS.has(sib.name) || sib.name === 'img' || sib.name === 'picture') {
       if (linkDensity(stats.get(sib)) < 0.5) keep[i] = true;
     }

@@ -23,7 +23,8 @@ export function renderTable(table: Element, w: TableWriter): string[] {
   const rows = tableRows(table);
   if (rows.length === 0) return [];
   const cells = rows.map((r) => r.filter((c) => c.name === 'td' || c.name === 'th'));
-  const columns = Math.max(0, ...cells.map((r) => r.reduce((n, c) => n + span(c), 0)));
+  let columns = 0;
+  for (const r of cells) columns = Math.max(columns, r.reduce((n, c) => n + span(c), 0));
   if (isLayout(table, cells, columns)) return unwrap(cells, w);
   const caption = childrenNamed(table, 'caption')[0];
   const out: string[] = [];

@@ -45,9 +45,12 @@ export type StatsMap = Map<Element, ElementStats>;
 export function computeStats(root: ParentNode): StatsMap {
   const order: Element[] = [];
   const stack: Element[] = [];
-  for (let i = root.children.length - 1; i >= 0; i--) {
-    const c = root.children[i];
-    if (isElement(c)) stack.push(c);
+  if (isElement(root)) stack.push(root);
+  else {
+    for (let i = root.children.length - 1; i >= 0; i--) {
+      const c = root.children[i];
+      if (isElement(c)) stack.push(c);
+    }
   }
   while (stack.length > 0) {
     const el = stack.pop() as Element;
