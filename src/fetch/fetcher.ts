@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request } from 'undici';
 import { packageVersion } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { CacheStore } from '../store/types.js';
@@ -7,6 +7,7 @@ import { parseContentEncoding, readBody } from './body.js';
 import { createGuardedConnector, type Connector } from './connector.js';
 import { withDeadline } from './deadline.js';
 import { mapFetchError } from './fetch-errors.js';
+import { discard, lowerHeaders, mediaType, rejectDeclaredOversize, type RawResponse } from './response.js';
 import { createRobotsGate, type RobotsGate } from './robots-gate.js';
 import { parseAllowList, type AllowList } from './ssrf.js';
 import type {
@@ -81,13 +82,6 @@ export function defaultUserAgent(version: string = packageVersion()): string {
 export async function defaultLookup(hostname: string): Promise<Array<{ address: string; family: 4 | 6 }>> {
   const answers = await dnsLookup(hostname, { all: true, verbatim: true });
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-}
-
-interface RawResponse {
-  url: URL;
-  status: number;
-  headers: Record<string, string>;
-  body: Dispatcher.ResponseData['body'];
 }
 
 export function createFetcher(deps: FetcherDeps): SafeFetcher {
@@ -275,37 +269,6 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       await agent.destroy();
     },
   };
-}
-
-/** A Content-Length over the cap fails at once, before any body byte is read. */
-async function rejectDeclaredOversize(res: RawResponse, maxBytes: number): Promise<void> {
-  const declared = Number(res.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    res.body.destroy();
-    throw new ServiceError('TOO_LARGE', `the target declares ${declared} bytes; the limit is ${maxBytes}`);
-  }
-}
-
-async function discard(res: RawResponse): Promise<void> {
-  try {
-    await res.body.dump({ limit: 64 * 1024 });
-  } catch {
-    // the socket is dropped instead; nothing to report
-  }
-}
-
-function lowerHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
-function mediaType(headers: Record<string, string>): string | null {
-  const value = headers['content-type']?.split(';')[0]?.trim().toLowerCase();
-  return value ? value : null;
 }
 
 function stripUndefined<T extends object>(obj: T): Partial<T> {
