@@ -3,6 +3,8 @@ import {
   batchRequestSchema,
   batchResponseSchema,
   errorEnvelopeSchema,
+  extractRequestSchema,
+  extractResponseSchema,
   readAndScoreResponseSchema,
   readRequestSchema,
   readResponseSchema,
@@ -86,6 +88,8 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         UrlRequest: urlRequestSchema,
         ScoreResponse: scoreResponseSchema,
         ReadAndScoreResponse: readAndScoreResponseSchema,
+        ExtractRequest: extractRequestSchema,
+        ExtractResponse: extractResponseSchema,
       },
     },
     'x-routing-errors': ROUTING_ERRORS,
@@ -144,6 +148,19 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadRequest' } } } },
           responses: {
             200: { description: "read's fields plus `score`", headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadAndScoreResponse' } } } },
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+          },
+        },
+      },
+      '/v1/extract': {
+        post: {
+          operationId: 'extract',
+          summary: 'Structured data of an HTML page: JSON-LD, OpenGraph/Twitter, meta, headings, links, images, tables, CSS fields (1 credit; cached 1 h; fresh honoured; holds a concurrency slot)',
+          description: 'Deterministic (no LLM). `fields` selectors are compiled before any charge: an invalid selector is BAD_REQUEST. A target that is not HTML is UNSUPPORTED_TYPE (refunded). The cache key covers the URL and the field specs. See docs/operations.md.',
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractRequest' } } } },
+          responses: {
+            200: { description: 'The extracted data', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractResponse' } } } },
             ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
           },
         },

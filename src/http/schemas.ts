@@ -194,3 +194,68 @@ export const readAndScoreResponseSchema = {
   required: ['status', 'url', 'markdown', 'metadata', 'stats', 'cache', 'score'],
   properties: { status: { type: 'string', enum: ['success'] }, ...readResultProperties, score: scoreSchema },
 } as const;
+
+export const extractRequestSchema = {
+  type: 'object',
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL of an HTML page.' },
+    fresh: { type: 'boolean', default: false, description: 'Skip the cache lookup; the result is still cached.' },
+    fields: {
+      type: 'object',
+      maxProperties: 50,
+      propertyNames: { minLength: 1, maxLength: 100 },
+      additionalProperties: {
+        type: 'object',
+        required: ['selector'],
+        properties: {
+          selector: { type: 'string', minLength: 1, maxLength: 1000, description: 'CSS selector (css-select).' },
+          attr: { type: 'string', minLength: 1, maxLength: 100, description: 'Attribute to read instead of the text; URL attributes are made absolute.' },
+          all: { type: 'boolean', default: false, description: 'Every match as an array instead of the first match (or null).' },
+        },
+      },
+      description: 'Named CSS-selector fields: `{name: {selector, attr?, all?}}`.',
+    },
+  },
+} as const;
+
+const stringOrStrings = { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } as const;
+
+export const extractResponseSchema = {
+  type: 'object',
+  required: ['status', 'url', 'data'],
+  properties: {
+    status: { type: 'string', enum: ['success'] },
+    url: { type: 'string' },
+    data: {
+      type: 'object',
+      required: ['json_ld', 'open_graph', 'meta', 'headings', 'links', 'images', 'tables', 'fields'],
+      properties: {
+        json_ld: { type: 'array', items: { type: 'object', additionalProperties: true } },
+        open_graph: { type: 'object', additionalProperties: stringOrStrings },
+        meta: { type: 'object', additionalProperties: stringOrStrings },
+        headings: {
+          type: 'array',
+          items: { type: 'object', required: ['level', 'text', 'id'], properties: { level: { type: 'integer' }, text: { type: 'string' }, id: nullableString } },
+        },
+        links: {
+          type: 'array',
+          items: { type: 'object', required: ['url', 'text', 'rel'], properties: { url: { type: 'string' }, text: { type: 'string' }, rel: nullableString } },
+        },
+        images: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['url', 'alt', 'width', 'height'],
+            properties: { url: { type: 'string' }, alt: nullableString, width: { type: ['integer', 'null'] }, height: { type: ['integer', 'null'] } },
+          },
+        },
+        tables: { type: 'array', items: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } } },
+        fields: {
+          type: 'object',
+          additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+        },
+      },
+    },
+  },
+} as const;
