@@ -50,13 +50,27 @@ export function createRobotsGate(deps: RobotsGateDeps): RobotsGate {
     } catch (err) {
       deps.logger?.warn({ err, origin }, 'robots cache read failed; fetching robots.txt');
     }
-    const policy = await fetchPolicy(origin, signal);
-    try {
-      await deps.cache.set(key, JSON.stringify(policy), ROBOTS_CACHE_TTL_MS, deps.now());
-    } catch (err) {
-      deps.logger?.warn({ err, origin }, 'robots cache write failed');
-    }
-    return policy;
+    return untilAborted(sharedFetch(origin), signal);
+  }
+
+  // one robots.txt request per origin at a time, however many reads wait for it; it runs
+  // on its own 5 s bound, so one caller giving up does not fail the others
+  const inflight = new Map<string, Promise<RobotsPolicy>>();
+  function sharedFetch(origin: string): Promise<RobotsPolicy> {
+    const running = inflight.get(origin);
+    if (running) return running;
+    const p = (async () => {
+      const policy = await fetchPolicy(origin);
+      try {
+        await deps.cache.set(robotsCacheKey(origin), JSON.stringify(policy), ROBOTS_CACHE_TTL_MS, deps.now());
+      } catch (err) {
+        deps.logger?.warn({ err, origin }, 'robots cache write failed');
+      }
+      return policy;
+    })();
+    inflight.set(origin, p);
+    p.finally(() => inflight.delete(origin)).catch(() => {});
+    return p;
   }
 
   /**
@@ -65,11 +79,10 @@ export function createRobotsGate(deps: RobotsGateDeps): RobotsGate {
    * A host that does not resolve, refuses connections, fails TLS or is not public fails
    * the read with that error instead (the page would fail the same way).
    */
-  async function fetchPolicy(origin: string, signal: AbortSignal): Promise<RobotsPolicy> {
+  async function fetchPolicy(origin: string): Promise<RobotsPolicy> {
     let res: FetchedResource;
     try {
       res = await deps.fetchResource(`${origin}/robots.txt`, {
-        signal,
         timeoutMs: deps.timeoutMs,
         maxBytes: ROBOTS_MAX_BYTES,
         truncate: true,
@@ -77,7 +90,6 @@ export function createRobotsGate(deps: RobotsGateDeps): RobotsGate {
         headers: { accept: 'text/plain, */*;q=0.5' },
       });
     } catch (err) {
-      if (signal.aborted) throw err;
       if (err instanceof ServiceError && ['URL_NOT_FOUND', 'TLS_ERROR', 'INVALID_URL'].includes(err.code)) throw err;
       return { kind: 'disallow-all' };
     }
@@ -96,4 +108,23 @@ export function createRobotsGate(deps: RobotsGateDeps): RobotsGate {
       }
     },
   };
+}
+
+/** Waits for `p`, or rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }

@@ -401,6 +401,15 @@ describe('robots.txt gate', () => {
     expect(hitsB).toEqual(['/robots.txt']);
   });
 
+  it('parallel reads of one origin share a single robots.txt request', async () => {
+    const hits: string[] = [];
+    const s = await robotsSite({ status: 200, body: 'User-agent: *\nDisallow: /no\n', delayMs: 100 }, hits);
+    const f = fetcher();
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => f.fetch(`${s.origin}/${i % 2 ? 'no' : 'yes'}/${i}`)));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(5);
+    expect(hits.filter((h) => h === '/robots.txt')).toHaveLength(1);
+  });
+
   it('follows a robots.txt redirect', async () => {
     const s = await site((req, res) => {
       if (req.url === '/robots.txt') {
