@@ -270,6 +270,31 @@ describe('error statuses and network failures', () => {
     expect((await codeOf(fetcher().fetch(`https://127.0.0.1:${port}/`))).code).toBe('TLS_ERROR');
   });
 
+  it('TLS verifies the original host name while dialling the checked address', async () => {
+    const dir = new URL('./fixtures/', import.meta.url);
+    const cert = readFileSync(new URL('self-signed.crt', dir));
+    const server = createHttpsServer({ key: readFileSync(new URL('self-signed.key', dir)), cert }, (req, res) => {
+      res.end(req.url === '/robots.txt' ? '' : 'over tls');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    const { port } = server.address() as AddressInfo;
+    const trusting = buildConnector({ ca: cert }); // test-only trust in the fixture certificate
+    const servernames: Array<string | undefined> = [];
+    const { lookup } = mapLookup({ 'tls.test': '127.0.0.1', 'wrong.test': '127.0.0.1' });
+    const f = fetcher({
+      lookup,
+      dial: (opts, cb) => {
+        servernames.push(opts.servername ?? undefined);
+        trusting(opts, cb);
+      },
+    });
+    expect((await f.fetch(`https://tls.test:${port}/`)).body.toString()).toBe('over tls');
+    expect(servernames.every((n) => n === 'tls.test')).toBe(true);
+    // the certificate does not name wrong.test: the check is against the name, not the IP
+    expect((await codeOf(f.fetch(`https://wrong.test:${port}/`))).code).toBe('TLS_ERROR');
+  });
+
   it('a connection reset mid-body → UPSTREAM_ERROR', async () => {
     const s = await site((req, res) => {
       if (req.url === '/robots.txt') return noRobots(req, res);
