@@ -488,12 +488,19 @@ function pruneContent(
   const bylines: Element[] = [];
   let titleDropped = false;
   const stack: Element[] = [...roots].reverse();
-  const rootSet = new Set(roots);
   while (stack.length > 0) {
     const el = stack.pop() as Element;
-    const isRoot = rootSet.has(el);
-    const big = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE;
+    // Byline-like lines are decided at the end: one is an article byline, many are a thread.
+    const ci = classAndId(el);
+    if (!protectedEls.has(el) && !unlikely.has(el) && ci !== '' && PATTERNS.byline.test(ci)) {
+      const s = stats.get(el);
+      if (s && s.textLen < 200 && !s.hasMainish) {
+        bylines.push(el);
+        continue;
+      }
+    }
     // Merged siblings face the same rules as anything inside the top candidate.
+    const big = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE;
     if (!protectedEls.has(el) && shouldDrop(el, stats, unlikely, big ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
       drop.add(el);
       continue;
@@ -503,14 +510,6 @@ function pruneContent(
       if (titles.has(normaliseTitle(textOf(el)))) {
         drop.add(el);
         titleDropped = true;
-        continue;
-      }
-    }
-    const ci = classAndId(el);
-    if (!isRoot && ci !== '' && PATTERNS.byline.test(ci)) {
-      const s = stats.get(el);
-      if (s && s.textLen < 200 && !s.hasMainish) {
-        bylines.push(el);
         continue;
       }
     }

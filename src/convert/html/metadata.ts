@@ -101,7 +101,8 @@ export function cleanTitle(raw: string, siteName: string | null): string {
   const tail = m[2] as string;
   const words = (s: string): number => s.split(/\s+/).length;
   if (words(tail) <= 4 && (words(head) >= 2 || head.length >= 2 * tail.length)) return head;
-  const first = /^(.+?)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022]|-|::)\s+(.*\S)$/.exec(raw);
+  // "Site | Headline": only with bar-like separators; "Short - long" is usually one title.
+  const first = /^(.+?)\s+(?:[|\u00b7\u00bb\u2022]|::)\s+(.*\S)$/.exec(raw);
   if (first && words(first[1] as string) <= 3 && words(first[2] as string) >= 4) return first[2] as string;
   return raw;
 }

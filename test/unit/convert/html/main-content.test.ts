@@ -1,0 +1,80 @@
+import type { Element } from 'domhandler';
+import { describe, expect, it } from 'vitest';
+import { findFirst, parseHtml } from '../../../../src/convert/html/dom.js';
+import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
+import {
+  FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELYS, FLAG_WEIGHT_CLASSES, extractMainContent,
+} from '../../../../src/convert/html/main-content.js';
+import { prepareDocument } from '../../../../src/convert/html/prepare.js';
+
+const P = (n: number, word = 'story'): string =>
+  Array.from({ length: n }, (_, i) => `<p>Paragraph ${i} of the ${word}, with enough words in it, and commas, to count as real prose for scoring purposes.</p>`).join('');
+
+function extract(html: string, flags?: number) {
+  const doc = parseHtml(html);
+  prepareDocument(doc);
+  return extractMainContent(findFirst(doc, 'body') as Element, flags === undefined ? {} : { flags });
+}
+
+describe('main content', () => {
+  it('picks the article over navigation, sidebars and footers', () => {
+    const html = `<body><nav>${'<a href="/x">Section link</a>'.repeat(30)}</nav><div class="sidebar">${P(2, 'sidebar')}</div>
+      <div class="article-body">${P(6)}</div><footer>${P(1, 'footer')}</footer></body>`;
+    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    expect(out).toContain('Paragraph 5 of the story');
+    expect(out).not.toContain('Section link');
+    expect(out).not.toContain('sidebar');
+    expect(out).not.toContain('footer');
+  });
+
+  it('removes share bars, newsletter boxes and "Advertisement" labels inside the article', () => {
+    const html = `<body><article>${P(3)}<div class="share-buttons"><a href="#">Share on X</a></div><div>Advertisement</div>
+      <div class="newsletter-signup"><p>Sign up for our newsletter</p></div>${P(2, 'ending')}</article></body>`;
+    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    expect(out).not.toMatch(/Share on X|Advertisement|newsletter/);
+    expect(out).toContain('Paragraph 1 of the ending');
+  });
+
+  it('drops a heading that repeats the title, keeps other headings', () => {
+    const html = `<head><title>My headline | Site</title></head><body><article><h1>My headline</h1>${P(3)}<h2>Second part</h2>${P(3)}</article></body>`;
+    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    expect(out).not.toContain('# My headline');
+    expect(out).toContain('## Second part');
+  });
+
+  it('keeps repeated author lines of a thread but drops a single article byline', () => {
+    const post = (n: number) => `<div class="post"><div class="author">user${n}</div><p>Post number ${n} says something useful, with details, and more words to count.</p></div>`;
+    const thread = htmlToMarkdown(`<body><div id="thread">${[1, 2, 3, 4].map(post).join('')}</div></body>`, 'https://x.test/').markdown;
+    expect(thread).toContain('user1');
+    expect(thread).toContain('user4');
+    const article = htmlToMarkdown(`<body><article><p class="byline">By Jo Bloggs</p>${P(4)}</article></body>`, 'https://x.test/').markdown;
+    expect(article).not.toContain('Jo Bloggs');
+  });
+
+  it('reports its attempts and climbs the ladder when the first rung finds too little', () => {
+    // Everything sits in an "unlikely" container; only later rungs find it.
+    const r = extract(`<body><div class="comments">${P(6)}</div><div class="sidebar">${P(6, 'x')}</div><div class="menu">${P(6, 'y')}</div></body>`);
+    expect(r.attempts.length).toBeGreaterThan(1);
+    expect(r.attempts[0]?.flags).toBe(FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY);
+    expect(r.textLength).toBeGreaterThan(500);
+  });
+
+  it('stops at the first rung when it finds enough', () => {
+    const r = extract(`<body><article>${P(8)}</article></body>`);
+    expect(r.attempts).toHaveLength(1);
+    expect(r.winner).toBe(0);
+  });
+
+  it('keeps every item of a listing', () => {
+    const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/p/${i}"><h3>Product ${i}</h3></a><p>A short description of product ${i}, with a price.</p></li>`).join('');
+    const out = htmlToMarkdown(`<body><header><nav><a href="/">Home</a></nav></header><main><h1>Shop</h1><ul class="grid">${items}</ul></main></body>`, 'https://x.test/').markdown;
+    for (let i = 0; i < 8; i++) expect(out).toContain(`[Product ${i}](https://x.test/p/${i})`);
+  });
+
+  it('keeps data tables and code blocks inside the content', () => {
+    const html = `<body><article>${P(3)}<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table><pre><code class="language-sh">ls</code></pre>${P(2)}</article></body>`;
+    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    expect(out).toContain('| k | v |');
+    expect(out).toContain('```sh\nls\n```');
+  });
+});
