@@ -11,7 +11,9 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { registerApiKeyAuth } from './http/plugins/auth.js';
 import { registerBillingHeaders } from './http/plugins/billing-headers.js';
 import { RouteTable } from './http/route-table.js';
+import { registerDocsRoutes } from './http/routes/docs.js';
 import { registerMcpRoute } from './http/routes/mcp.js';
+import { registerPlaygroundRoutes } from './http/routes/playground.js';
 import { registerMetrics } from './http/routes/metrics.js';
 import { createMetrics } from './metrics/metrics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
@@ -135,6 +137,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     { prefix: '/v1' },
   );
   await registerMcpRoute(app, ctx);
+  registerDocsRoutes(app);
+  registerPlaygroundRoutes(app);
 
   if (config.adminToken !== null) {
     const adminToken = config.adminToken;

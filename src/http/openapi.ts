@@ -185,6 +185,17 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         },
       },
       '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
+      '/': { get: { operationId: 'playground', summary: 'Playground: read a URL with your key; rendered and raw Markdown, stats, billing and cache headers, warnings', responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/playground/{file}': {
+        get: {
+          operationId: 'playgroundAsset',
+          summary: 'Playground scripts and styles (playground.js, playground.css, marked.min.js, purify.min.js)',
+          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', enum: ['playground.js', 'playground.css', 'marked.min.js', 'purify.min.js'] } }],
+          responses: { 200: { description: 'the asset' }, ...errorResponses(['NOT_FOUND']) },
+        },
+      },
+      '/docs': { get: { operationId: 'docs', summary: 'API reference (Redoc, bundled from npm) rendered from /openapi.json', responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/docs/redoc.standalone.js': { get: { operationId: 'docsBundle', summary: 'The Redoc bundle the docs page loads', responses: { 200: { description: 'JavaScript' } } } },
       '/mcp': {
         post: {
           operationId: 'mcp',

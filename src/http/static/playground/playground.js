@@ -1,0 +1,154 @@
+// pith playground: POST /v1/read on this origin, then show the Markdown rendered and raw,
+// the stats, the billing and cache headers, and the warnings. No framework, no build.
+'use strict';
+
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const BILLING_HEADERS = [
+    ['X-Service-Cache', 'cache'],
+    ['X-Service-Billed', 'billed to'],
+    ['X-RateLimit-Remaining', 'plan credits left'],
+    ['X-RateLimit-Reset', 'plan credits reset'],
+    ['X-Credits-Remaining', 'bought credits left'],
+    ['X-Concurrent-Remaining', 'concurrency headroom'],
+    ['X-Request-Id', 'request id'],
+  ];
+  const KEY_STORE = 'pith.playground.key';
+  let last = null; // { json, markdown, html }
+
+  function fillList(dl, rows) {
+    dl.replaceChildren();
+    for (const [name, value] of rows) {
+      const dt = document.createElement('dt');
+      dt.textContent = name;
+      const dd = document.createElement('dd');
+      dd.textContent = value === null || value === undefined || value === '' ? '—' : String(value);
+      dl.append(dt, dd);
+    }
+  }
+
+  function setStatus(text) {
+    $('status').textContent = text;
+  }
+
+  function showError(code, message, requestId) {
+    $('error').hidden = false;
+    $('error-code').textContent = code;
+    $('error-message').textContent = message;
+    $('error-request').textContent = requestId || '—';
+  }
+
+  function renderMarkdown(markdown) {
+    const html = window.marked.parse(markdown, { mangle: false, headerIds: false });
+    // The Markdown comes from arbitrary pages: never trust its HTML.
+    return window.DOMPurify.sanitize(html, { USE_PROFILES: { html: true } });
+  }
+
+  function showResult(json, response) {
+    const markdown = json.markdown || '';
+    const html = renderMarkdown(markdown);
+    last = { json, markdown, html };
+    $('rendered').innerHTML = html;
+    $('raw').textContent = markdown;
+    const meta = json.metadata || {};
+    fillList($('metadata'), [
+      ['url', json.url],
+      ['title', meta.title],
+      ['description', meta.description],
+      ['language', meta.language],
+    ]);
+    const stats = json.stats || {};
+    fillList($('stats'), [
+      ['source', `${stats.raw_html_size_kb} KB`],
+      ['markdown', `${stats.markdown_size_kb} KB`],
+      ['reduction', `${stats.reduction_percent} %`],
+      ['extraction', `${stats.extraction_time_ms} ms`],
+      ['cache hit', json.cache ? String(json.cache.hit) : null],
+    ]);
+    fillList(
+      $('headers'),
+      BILLING_HEADERS.map(([header, label]) => [label, response.headers.get(header)]),
+    );
+    const warnings = json.warnings || [];
+    $('warnings').hidden = warnings.length === 0;
+    $('warning-list').replaceChildren(
+      ...warnings.map((w) => {
+        const li = document.createElement('li');
+        li.textContent = `${w.code}: ${w.message}`;
+        return li;
+      }),
+    );
+    $('result').hidden = false;
+  }
+
+  async function read(event) {
+    event.preventDefault();
+    const url = $('url').value.trim();
+    const key = $('key').value.trim();
+    if ($('remember').checked) sessionStorage.setItem(KEY_STORE, key);
+    else sessionStorage.removeItem(KEY_STORE);
+    $('error').hidden = true;
+    $('read').disabled = true;
+    setStatus(`Reading ${url} …`);
+    const started = performance.now();
+    try {
+      const response = await fetch('/v1/read', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify($('fresh').checked ? { url, fresh: true } : { url }),
+      });
+      let json = null;
+      try {
+        json = await response.json();
+      } catch {
+        json = null;
+      }
+      const ms = Math.round(performance.now() - started);
+      if (!response.ok || !json || json.status !== 'success') {
+        const code = (json && json.code) || `HTTP ${response.status}`;
+        showError(code, (json && json.message) || response.statusText, (json && json.request_id) || response.headers.get('X-Request-Id'));
+        setStatus(`Failed after ${ms} ms.`);
+        return;
+      }
+      showResult(json, response);
+      setStatus(`Read in ${ms} ms (${response.headers.get('X-Service-Cache') === 'HIT' ? 'from the cache' : 'fetched'}).`);
+    } catch (err) {
+      showError('NETWORK', err && err.message ? err.message : String(err), null);
+      setStatus('The service could not be reached.');
+    } finally {
+      $('read').disabled = false;
+    }
+  }
+
+  async function copy(text, button) {
+    const label = button.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+      button.textContent = 'Copied';
+    } catch {
+      // Clipboard API unavailable (insecure origin): fall back to a selected textarea.
+      const area = document.createElement('textarea');
+      area.value = text;
+      document.body.append(area);
+      area.select();
+      const ok = document.execCommand('copy');
+      area.remove();
+      button.textContent = ok ? 'Copied' : 'Copy failed';
+    }
+    setTimeout(() => {
+      button.textContent = label;
+    }, 1200);
+  }
+
+  $('read-form').addEventListener('submit', read);
+  $('copy-md').addEventListener('click', (e) => last && copy(last.markdown, e.currentTarget));
+  $('copy-html').addEventListener('click', (e) => last && copy(last.html, e.currentTarget));
+  $('copy-json').addEventListener('click', (e) => last && copy(JSON.stringify(last.json, null, 2), e.currentTarget));
+  const remembered = sessionStorage.getItem(KEY_STORE);
+  if (remembered) {
+    $('key').value = remembered;
+    $('remember').checked = true;
+  }
+  const params = new URLSearchParams(location.search);
+  if (params.get('url')) $('url').value = params.get('url');
+})();
