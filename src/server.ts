@@ -20,7 +20,9 @@ export interface RunningServer {
 export async function startServer(config: Config): Promise<RunningServer> {
   const stores = await openStores(config);
   const now = (): number => Date.now();
-  const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now });
+  // The ALLOW_PRIVATE_TARGETS warning is logged below through the app's logger, once.
+  const quiet = { warn: () => {} };
+  const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now, logger: quiet });
   const app = await buildApp(config, { stores, fetcher, now, randomBytes });
   if (config.allowPrivateTargets.length > 0) {
     app.log.warn({ allowPrivateTargets: config.allowPrivateTargets }, 'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.');
