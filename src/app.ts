@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
@@ -74,6 +75,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   });
 
   const shutdown = new AbortController();
+  // every request in flight listens for shutdown; that is not a leak
+  setMaxListeners(0, shutdown.signal);
   const routes = new RouteTable();
   const metrics = createMetrics();
   const ctx: AppContext = {
