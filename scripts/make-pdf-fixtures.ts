@@ -185,6 +185,38 @@ async function report(path: string, pages: number, seed: number, options: PDFKit
   await save(doc, path);
 }
 
+/** A manual page: a dot-leader contents list, inline code and an indented code block in Courier. */
+async function codeManual(): Promise<void> {
+  const doc = newDoc({ info: { Title: 'Widget CLI manual' } });
+  doc.font('Helvetica-Bold').fontSize(18).text('Widget CLI manual', 72, 72, { lineBreak: false });
+  doc.font('Helvetica').fontSize(11);
+  let y = 110;
+  for (const [entry, page] of [['1 Installing', '1'], ['2 Configuration', '3']] as const) {
+    doc.text(entry, 72, y, { lineBreak: false });
+    doc.text('. '.repeat(30), 180, y, { lineBreak: false });
+    doc.text(page, 520, y, { lineBreak: false });
+    y += 16;
+  }
+  y += 20;
+  doc.font('Helvetica-Bold').fontSize(14).text('1 Installing', 72, y, { lineBreak: false });
+  y += 26;
+  const inline: Array<[string, boolean]> = [['Run', false], ['widget init', true], ['in an empty folder; it writes', false], ['widget.toml', true], ['and a *sample* <config>.', false]];
+  let x = 72;
+  for (const [part, mono] of inline) {
+    doc.font(mono ? 'Courier' : 'Helvetica').fontSize(11).text(part, x, y, { lineBreak: false });
+    x += doc.widthOfString(part) + doc.font('Helvetica').widthOfString(' ');
+  }
+  y += 24;
+  for (const line of ['[server]', 'port = 8080', 'routes = [', '    "/health",', '    "/v1/read",', ']']) {
+    const indent = line.length - line.trimStart().length;
+    doc.font('Courier').fontSize(10).text(line.trimStart(), 90 + indent * 6, y, { lineBreak: false });
+    y += 12;
+  }
+  y += 14;
+  doc.font('Helvetica').fontSize(11).text('Restart the service after editing the file.', 72, y, { lineBreak: false });
+  await save(doc, join(OUT, 'code-manual.pdf'));
+}
+
 /** A grayscale PNG (a scan-like page of noise and dark "text" stripes). */
 function scanPng(width: number, height: number, seed: number): Buffer {
   const rand = rng(seed);
@@ -290,6 +322,7 @@ async function main(): Promise<void> {
   await twoColumnPaper();
   await report(join(OUT, 'report-50.pdf'), 50, 11);
   await imageOnly();
+  await codeManual();
   await encrypted();
   corrupted();
   hostile();

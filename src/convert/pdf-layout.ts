@@ -8,6 +8,7 @@
  * size, hyphenation joined, page breaks as `<!-- page N -->`).
  * Coordinates are viewport units: x to the right, y down, y = baseline.
  */
+import { fence } from './markdown.js';
 
 export interface PdfTextItem {
   x: number;
@@ -16,6 +17,8 @@ export interface PdfTextItem {
   size: number;
   text: string;
   rotated: boolean;
+  /** Set in a fixed-pitch font (pdf.js reports the family as `monospace`). */
+  mono?: boolean;
 }
 
 export interface PdfPage {
@@ -45,9 +48,15 @@ const PARAGRAPH_GAP = 1.35;
 const HEADING_RATIO = 1.15;
 /** Top/bottom share of a page where running headers and footers live. */
 const MARGIN_SHARE = 0.1;
+/** Outer band where a line recurring on 3 pages is a running head even if not on half. */
+const OUTER_MARGIN_SHARE = 0.08;
 /** Chinese, Japanese and Korean lines join without a space. */
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}、。，．！？：；]$/u;
 const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** A table-of-contents line: dot leaders then a page number (arabic or roman). */
+const DOT_LEADERS = /(\.\s?){4,}\s*([0-9]{1,4}|[ivxlc]{1,6})$/i;
+const DOT_LEADER_RUN = /\s*(\.\s?){4,}\s*/g;
+const MD_BULLET = /^\s*\\?([•◦▪▫‣⁃●○■□–—*])\s*/;
 const BULLET = /^\s*([•◦▪▫‣⁃●○■□–—*])\s*/;
 const NUMBERED = /^\s*(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+\S/;
 
@@ -56,7 +65,27 @@ interface Fragment {
   x1: number;
   y: number;
   size: number;
+  /** Plain text. */
   text: string;
+  /** Inline Markdown: prose escaped, fixed-pitch runs as code spans. */
+  md: string;
+  /** Characters set in a fixed-pitch font, and all characters. */
+  monoChars: number;
+  chars: number;
+}
+
+interface RunGroup {
+  x0: number;
+  x1: number;
+  y: number;
+  size: number;
+  parts: Part[];
+}
+
+interface Part {
+  text: string;
+  mono: boolean;
+  space: boolean;
 }
 
 interface Line extends Fragment {
@@ -68,7 +97,7 @@ interface Block {
   page: number;
   lines: Line[];
   size: number;
-  kind: 'paragraph' | 'bullet' | 'numbered';
+  kind: 'paragraph' | 'bullet' | 'numbered' | 'code';
 }
 
 export function layoutPdf(pages: PdfPage[]): PdfLayout {
@@ -98,27 +127,76 @@ function buildFragments(items: PdfTextItem[]): Fragment[] {
   const fragments: Fragment[] = [];
   for (const row of rows) {
     row.sort((a, b) => a.x - b.x);
-    let current: Fragment | null = null;
+    let current: RunGroup | null = null;
+    const groups: RunGroup[] = [];
     for (const run of row) {
       const gap = current ? run.x - current.x1 : 0;
       if (current && gap <= FRAGMENT_GAP * Math.max(run.size, current.size)) {
-        const space = gap > WORD_GAP * run.size && !current.text.endsWith(' ') && !run.text.startsWith(' ') ? ' ' : '';
-        current.text += space + run.text;
+        current.parts.push({ text: run.text, mono: run.mono === true, space: gap > WORD_GAP * run.size });
         current.x1 = Math.max(current.x1, run.x + run.width);
         current.size = Math.max(current.size, run.size);
       } else {
-        current = { x0: run.x, x1: run.x + run.width, y: run.y, size: run.size, text: run.text };
-        fragments.push(current);
+        current = { x0: run.x, x1: run.x + run.width, y: run.y, size: run.size, parts: [{ text: run.text, mono: run.mono === true, space: false }] };
+        groups.push(current);
       }
     }
+    for (const g of groups) fragments.push({ x0: g.x0, x1: g.x1, y: g.y, size: g.size, ...renderParts(g.parts) });
   }
-  for (const f of fragments) f.text = f.text.replace(/\s+/g, ' ').trim();
   return fragments;
+}
+
+/** Plain text and inline Markdown of a fragment's runs; fixed-pitch runs become code spans. */
+function renderParts(parts: Part[]): Pick<Fragment, 'text' | 'md' | 'monoChars' | 'chars'> {
+  let text = '';
+  let md = '';
+  let monoChars = 0;
+  let chars = 0;
+  let span: string | null = null;
+  const closeSpan = (): void => {
+    if (span === null) return;
+    const code = span.replace(/\s+/g, ' ').trim();
+    if (code) {
+      const ticks = '`'.repeat((code.match(/`+/g) ?? []).reduce((n, run) => Math.max(n, run.length), 0) + 1);
+      const pad = code.startsWith('`') || code.endsWith('`') ? ' ' : '';
+      md += `${ticks}${pad}${code}${pad}${ticks}`;
+    }
+    span = null;
+  };
+  for (const part of parts) {
+    const gap = part.space && !text.endsWith(' ') && !part.text.startsWith(' ') ? ' ' : '';
+    text += gap + part.text;
+    const visible = part.text.replace(/\s/g, '').length;
+    chars += visible;
+    // Dot leaders and other punctuation-only runs in a fixed-pitch font are not code.
+    const mono = part.mono && /[^.\s]/.test(part.text);
+    if (mono && visible > 0) {
+      monoChars += visible;
+      if (span === null) {
+        md += gap;
+        span = part.text;
+      } else span += gap + part.text;
+    } else if (mono && span !== null) span += gap + part.text;
+    else {
+      closeSpan();
+      md += gap + escapeProse(part.text);
+    }
+  }
+  closeSpan();
+  return { text: text.replace(/\s+/g, ' ').trim(), md: md.replace(/\s+/g, ' ').trim(), monoChars, chars };
+}
+
+/** Escapes what would otherwise turn prose into Markdown or HTML. Intraword `_` stays. */
+function escapeProse(text: string): string {
+  return text
+    .replace(/([\\`*[\]])/g, '\\$1')
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/(^|[^\p{L}\p{N}_])(_+)|(_+)(?=$|[^\p{L}\p{N}_])/gu, (m) => m.replace(/_/g, '\\_'));
 }
 
 /**
  * Removes fragments in the top or bottom margin whose text (digits masked) recurs on at
- * least half the pages at about the same height, plus bare page numbers in the margins.
+ * least half the pages at about the same height (or on 3 pages, in the outermost band),
+ * plus bare page numbers in the margins.
  */
 function dropRunningLines(byPage: Fragment[][], pages: PdfPage[]): Fragment[][] {
   const key = (f: Fragment, height: number): string => `${Math.round((f.y / height) * 50)}|${f.text.replace(/\d+/g, '#').toLowerCase()}`;
@@ -133,7 +211,10 @@ function dropRunningLines(byPage: Fragment[][], pages: PdfPage[]): Fragment[][] 
     const height = pages[i]?.height ?? 792;
     return frs.filter((f) => {
       if (!inMargin(f, height)) return true;
-      if (byPage.length >= 3 && (counts.get(key(f, height)) ?? 0) >= minPages) return false;
+      const repeats = counts.get(key(f, height)) ?? 0;
+      if (byPage.length >= 3 && repeats >= minPages) return false;
+      // Chapter-wise running heads recur on fewer pages; in the outer band 3 repeats suffice.
+      if (repeats >= 3 && (f.y < height * OUTER_MARGIN_SHARE || f.y > height * (1 - OUTER_MARGIN_SHARE))) return false;
       return !/^(page\s*)?\d{1,4}(\s*(of|\/)\s*\d{1,4})?$|^[-–—]\s*\d{1,4}\s*[-–—]$/i.test(f.text);
     });
   });
@@ -223,6 +304,9 @@ function mergeBaselines(fragments: Fragment[], page: number, column: number): Li
     const last = lines[lines.length - 1];
     if (last && Math.abs(f.y - last.y) <= BASELINE_TOLERANCE * Math.max(f.size, last.size)) {
       last.text += ` ${f.text}`;
+      last.md += ` ${f.md}`;
+      last.monoChars += f.monoChars;
+      last.chars += f.chars;
       last.x0 = Math.min(last.x0, f.x0);
       last.x1 = Math.max(last.x1, f.x1);
       last.size = Math.max(last.size, f.size);
@@ -263,9 +347,20 @@ function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, numbe
   const blocks: Block[] = [];
   let block: Block | null = null;
   for (const line of lines) {
+    if (isCode(line)) {
+      // Fixed-pitch lines form a code block; code is often set with looser line spacing.
+      const prev = block?.lines[block.lines.length - 1];
+      const continues = block?.kind === 'code' && prev && prev.page === line.page && prev.column === line.column && line.y > prev.y && line.y - prev.y <= 3 * line.size;
+      if (block && continues) block.lines.push(line);
+      else {
+        block = { page: line.page, lines: [line], size: line.size, kind: 'code' };
+        blocks.push(block);
+      }
+      continue;
+    }
     const bullet = BULLET.test(line.text);
     const numbered = !bullet && NUMBERED.test(line.text) && roundSize(line.size) <= bodySize * HEADING_RATIO;
-    if (!block || startsNewBlock(block, line, bodySize, spacing) || bullet || numbered) {
+    if (!block || block.kind === 'code' || startsNewBlock(block, line, bodySize, spacing) || bullet || numbered) {
       block = { page: line.page, lines: [line], size: line.size, kind: bullet ? 'bullet' : numbered ? 'numbered' : 'paragraph' };
       blocks.push(block);
     } else block.lines.push(line);
@@ -273,9 +368,15 @@ function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, numbe
   return blocks;
 }
 
+function isCode(line: Line): boolean {
+  return line.chars > 0 && line.monoChars / line.chars >= 0.9;
+}
+
 function startsNewBlock(block: Block, line: Line, bodySize: number, spacing: Map<number, number>): boolean {
   const prev = block.lines[block.lines.length - 1] as Line;
   if (line.page !== block.page) return true;
+  // Table-of-contents entries (dot leaders, then a page number) each stand alone.
+  if (DOT_LEADERS.test(prev.text)) return true;
   if (Math.abs(roundSize(line.size) - roundSize(block.size)) > 0.5) return true;
   const heading = roundSize(block.size) >= bodySize * HEADING_RATIO;
   if (line.column !== prev.column && line.y < prev.y) {
@@ -296,8 +397,8 @@ function startsNewBlock(block: Block, line: Line, bodySize: number, spacing: Map
 function headingLevelsBySize(blocks: Block[], bodySize: number): Map<number, number> {
   const sizes = new Set<number>();
   for (const b of blocks) {
-    const text = blockText(b);
-    if (roundSize(b.size) >= bodySize * HEADING_RATIO && b.lines.length <= 4 && text.length <= 200 && /\p{L}/u.test(text)) sizes.add(roundSize(b.size));
+    const text = blockText(b, 'text');
+    if (b.kind !== 'code' && !DOT_LEADERS.test(text) && roundSize(b.size) >= bodySize * HEADING_RATIO && b.lines.length <= 4 && text.length <= 200 && /\p{L}/u.test(text)) sizes.add(roundSize(b.size));
   }
   const sorted = [...sizes].sort((a, b) => b - a);
   return new Map(sorted.map((s, i) => [s, Math.min(6, i + 1)]));
@@ -312,14 +413,19 @@ function renderBlocks(blocks: Block[], levels: Map<number, number>): { markdown:
       page = block.page;
       out.push(`<!-- page ${page} -->`);
     }
-    const text = blockText(block);
-    const level = block.kind === 'paragraph' && block.lines.length <= 4 && text.length <= 200 ? levels.get(roundSize(block.size)) : undefined;
+    if (block.kind === 'code') {
+      out.push(renderCode(block).trimEnd());
+      continue;
+    }
+    const text = blockText(block, 'text');
+    const md = blockText(block, 'md').replace(DOT_LEADER_RUN, ' … ');
+    const level = block.kind === 'paragraph' && block.lines.length <= 4 && text.length <= 200 && !DOT_LEADERS.test(text) ? levels.get(roundSize(block.size)) : undefined;
     if (level !== undefined) {
-      firstHeading ??= text;
-      out.push(`${'#'.repeat(level)} ${text.replace(/^#+\s*/, '')}`);
-    } else if (block.kind === 'bullet') out.push(`- ${escapeStart(text.replace(BULLET, ''))}`);
-    else if (block.kind === 'numbered') out.push(text.replace(/^\s*\(?(\d{1,3})[.)]\s+/, '$1. '));
-    else out.push(escapeStart(text));
+      firstHeading ??= text.replace(DOT_LEADER_RUN, ' … ');
+      out.push(`${'#'.repeat(level)} ${md.replace(/^#+\s*/, '')}`);
+    } else if (block.kind === 'bullet') out.push(`- ${escapeStart(md.replace(MD_BULLET, ''))}`);
+    else if (block.kind === 'numbered') out.push(md.replace(/^\s*\(?(\d{1,3})[.)]\s+/, '$1. '));
+    else out.push(escapeStart(md));
   }
   const markdown = mergeListRuns(out).join('\n\n');
   return { markdown: markdown ? `${markdown}\n` : '', firstHeading };
@@ -337,11 +443,19 @@ function mergeListRuns(parts: string[]): string[] {
   return merged;
 }
 
+/** A code block: lines kept, indentation rebuilt from x offsets in character widths. */
+function renderCode(block: Block): string {
+  const widths = block.lines.filter((l) => l.text.length > 0).map((l) => (l.x1 - l.x0) / l.text.length);
+  const charWidth = median(widths) || block.size * 0.6;
+  const left = minOf(block.lines.map((l) => l.x0));
+  return fence(block.lines.map((l) => ' '.repeat(Math.max(0, Math.round((l.x0 - left) / charWidth))) + l.text).join('\n'));
+}
+
 /** Joins a block's lines: hyphenation at line ends is undone, other breaks become spaces. */
-function blockText(block: Block): string {
+function blockText(block: Block, field: 'text' | 'md'): string {
   let text = '';
   for (const line of block.lines) {
-    const next = line.text;
+    const next = line[field];
     if (!text) text = next;
     else if (/\p{L}[-\u00AD]$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
     else if (CJK_END.test(text) && CJK_START.test(next)) text += next;

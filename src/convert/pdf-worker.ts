@@ -89,7 +89,8 @@ async function readPages(pdfjs, doc, job, post) {
       const t = pdfjs.Util.transform(viewport.transform, it.transform);
       const size = Math.hypot(t[2], t[3]);
       const rotated = Math.abs(t[1]) > Math.abs(t[0]) * 0.1 || t[0] < 0;
-      items.push({ x: t[4], y: t[5], width: it.width * viewport.scale, size, text: it.str, rotated });
+      const style = content.styles[it.fontName];
+      items.push({ x: t[4], y: t[5], width: it.width * viewport.scale, size, text: it.str, rotated, mono: !!style && style.fontFamily === 'monospace' });
     }
     page.cleanup();
     post({ type: 'page', width: viewport.width, height: viewport.height, items });
