@@ -71,14 +71,14 @@ function bodyOf(doc: Document): Element {
   return synthetic;
 }
 
+const BINARY_CHARS = /[\u0000-\u0008\u000e-\u001f\ufffd]/g;
+
 function looksBinary(html: string): boolean {
   const sample = html.slice(0, 8192);
   if (sample.length === 0) return false;
   let bad = 0;
-  for (let i = 0; i < sample.length; i++) {
-    const c = sample.charCodeAt(i);
-    if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 12) || c === 0xfffd) bad++;
-  }
+  BINARY_CHARS.lastIndex = 0;
+  while (BINARY_CHARS.exec(sample) !== null) bad++;
   return bad / sample.length > BINARY_SHARE;
 }
 
@@ -87,10 +87,16 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const HAS_CONTROL = new RegExp(CONTROL.source);
 const HAS_LONE_SURROGATE = new RegExp(LONE_SURROGATE.source);
 
+/** String.prototype.isWellFormed (native since Node 20, not yet in TypeScript's ES2023 lib). */
+function isWellFormed(s: string): boolean {
+  const native = (s as unknown as { isWellFormed?: () => boolean }).isWellFormed;
+  return typeof native === 'function' ? native.call(s) : !HAS_LONE_SURROGATE.test(s);
+}
+
 /** Valid UTF-8 out: no lone surrogates, no control characters. */
 function sanitize(s: string): string {
   const a = HAS_CONTROL.test(s) ? s.replace(CONTROL, '') : s;
-  return HAS_LONE_SURROGATE.test(a) ? a.replace(LONE_SURROGATE, '\ufffd') : a;
+  return isWellFormed(a) ? a : a.replace(LONE_SURROGATE, '\ufffd');
 }
 
 function sanitizeOrNull(s: string | null): string | null {

@@ -8,7 +8,7 @@ import { detect } from 'tinyld';
 /** Below this many letters a statistical guess is noise. */
 const MIN_DETECT_CHARS = 40;
 /** The detector reads this much text; more costs time and changes nothing. */
-const DETECT_SAMPLE_CHARS = 250;
+const DETECT_SAMPLE_CHARS = 200;
 
 export function normaliseLanguageTag(raw: string | null | undefined): string | null {
   if (!raw) return null;
