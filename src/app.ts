@@ -20,6 +20,7 @@ import { createMetrics } from './metrics/metrics.js';
 import { registerAdminRoutes } from './http/routes/admin.js';
 import { registerBatchRoute } from './http/routes/batch.js';
 import { registerExtractRoute } from './http/routes/extract.js';
+import { registerMapRoute } from './http/routes/map.js';
 import { registerReadAndScoreRoute } from './http/routes/read-and-score.js';
 import { registerReadRoute } from './http/routes/read.js';
 import { registerScoreRoute } from './http/routes/score.js';
@@ -135,6 +136,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       registerScoreRoute(v1, ctx);
       registerReadAndScoreRoute(v1, ctx);
       registerExtractRoute(v1, ctx);
+      registerMapRoute(v1, ctx);
       registerUsageRoute(v1, ctx);
     },
     { prefix: '/v1' },

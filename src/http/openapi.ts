@@ -5,6 +5,8 @@ import {
   errorEnvelopeSchema,
   extractRequestSchema,
   extractResponseSchema,
+  mapRequestSchema,
+  mapResponseSchema,
   readAndScoreResponseSchema,
   readRequestSchema,
   readResponseSchema,
@@ -90,6 +92,8 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         ReadAndScoreResponse: readAndScoreResponseSchema,
         ExtractRequest: extractRequestSchema,
         ExtractResponse: extractResponseSchema,
+        MapRequest: mapRequestSchema,
+        MapResponse: mapResponseSchema,
       },
     },
     'x-routing-errors': ROUTING_ERRORS,
@@ -161,6 +165,19 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractRequest' } } } },
           responses: {
             200: { description: 'The extracted data', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractResponse' } } } },
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+          },
+        },
+      },
+      '/v1/map': {
+        post: {
+          operationId: 'map',
+          summary: "Discover a site's URLs from its sitemaps and the page's links (1 credit per call; cached 1 h; no fresh; holds a concurrency slot)",
+          description: 'Reads robots.txt Sitemap lines, /sitemap.xml, sitemap indexes (cycles skipped) and .gz sitemaps, at most 50 files and 50 MB decoded within the 15 s budget, plus the page\'s own links. Same registrable domain by default. include/exclude globs, BM25 `search` over URL and title, `limit` 1..5000 (default 1000). A bound cuts discovery short and is reported in stats.bounds_hit, not as an error. `fresh` is BAD_REQUEST. See docs/operations.md.',
+          security: bearer,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/MapRequest' } } } },
+          responses: {
+            200: { description: 'Deduplicated canonical URLs', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/MapResponse' } } } },
             ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
           },
         },

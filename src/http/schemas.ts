@@ -259,3 +259,58 @@ export const extractResponseSchema = {
     },
   },
 } as const;
+
+const globList = {
+  type: 'array',
+  maxItems: 50,
+  items: { type: 'string', minLength: 1, maxLength: 500 },
+} as const;
+
+export const mapRequestSchema = {
+  type: 'object',
+  required: ['url'],
+  properties: {
+    url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL of a page of the site.' },
+    limit: { type: 'integer', minimum: 1, maximum: 5000, default: 1000, description: 'Most links returned.' },
+    include: { ...globList, description: 'Keep only URLs matching one of these globs (`/path/*`, `/docs/**`, or `https://…` for whole URLs).' },
+    exclude: { ...globList, description: 'Drop URLs matching one of these globs.' },
+    search: { type: 'string', minLength: 1, maxLength: 500, description: 'Rank by BM25 relevance over URL and title; non-matching URLs are dropped.' },
+    same_domain: { type: 'boolean', default: true, description: 'Keep only URLs of the page\'s registrable domain (subdomains included).' },
+    fresh: { description: 'Not accepted: map is always cached 1 h (BAD_REQUEST).' },
+  },
+} as const;
+
+export const mapResponseSchema = {
+  type: 'object',
+  required: ['status', 'url', 'links', 'stats'],
+  properties: {
+    status: { type: 'string', enum: ['success'] },
+    url: { type: 'string' },
+    links: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url', 'source'],
+        properties: {
+          url: { type: 'string' },
+          source: { type: 'string', enum: ['sitemap', 'page'] },
+          lastmod: { type: 'string' },
+          title: { type: 'string' },
+        },
+      },
+    },
+    stats: {
+      type: 'object',
+      required: ['sitemaps_read', 'sitemap_bytes', 'page_links', 'urls_found', 'urls_matched', 'returned', 'bounds_hit'],
+      properties: {
+        sitemaps_read: { type: 'integer' },
+        sitemap_bytes: { type: 'integer' },
+        page_links: { type: 'integer' },
+        urls_found: { type: 'integer' },
+        urls_matched: { type: 'integer' },
+        returned: { type: 'integer' },
+        bounds_hit: { type: 'array', items: { type: 'string', enum: ['sitemap_files', 'sitemap_bytes', 'time', 'urls'] } },
+      },
+    },
+  },
+} as const;
