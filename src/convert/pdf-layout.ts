@@ -346,8 +346,9 @@ function lineSpacing(lines: Line[]): Map<number, number> {
 function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, number>): Block[] {
   const blocks: Block[] = [];
   let block: Block | null = null;
-  for (const line of lines) {
-    if (isCode(line)) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as Line;
+    if (isCode(line) && !inlineCodeLine(block, line, lines[i + 1], spacing)) {
       // Fixed-pitch lines form a code block; code is often set with looser line spacing.
       const prev = block?.lines[block.lines.length - 1];
       const continues = block?.kind === 'code' && prev && prev.page === line.page && prev.column === line.column && line.y > prev.y && line.y - prev.y <= 3 * line.size;
@@ -372,9 +373,21 @@ function isCode(line: Line): boolean {
   return line.chars > 0 && line.monoChars / line.chars >= 0.9;
 }
 
+/** A lone fixed-pitch line running on inside a prose paragraph (a long path, say) is prose. */
+function inlineCodeLine(block: Block | null, line: Line, next: Line | undefined, spacing: Map<number, number>): boolean {
+  if (!block || block.kind === 'code' || (next && isCode(next))) return false;
+  const prev = block.lines[block.lines.length - 1] as Line;
+  const normal = spacing.get(roundSize(prev.size)) ?? prev.size * 1.2;
+  return prev.page === line.page && prev.column === line.column && line.y > prev.y && line.y - prev.y <= PARAGRAPH_GAP * normal && !/:$/.test(prev.text);
+}
+
 function startsNewBlock(block: Block, line: Line, bodySize: number, spacing: Map<number, number>): boolean {
   const prev = block.lines[block.lines.length - 1] as Line;
-  if (line.page !== block.page) return true;
+  if (line.page !== prev.page) {
+    // A sentence running over a page break continues the paragraph (the page marker follows it).
+    const continues = line.page === prev.page + 1 && block.kind !== 'code' && roundSize(line.size) === roundSize(prev.size) && roundSize(line.size) < bodySize * HEADING_RATIO;
+    return !(continues && !/[.!?:"”)]$/.test(prev.text) && /^\p{Ll}/u.test(line.text));
+  }
   // Table-of-contents entries (dot leaders, then a page number) each stand alone.
   if (DOT_LEADERS.test(prev.text)) return true;
   if (Math.abs(roundSize(line.size) - roundSize(block.size)) > 0.5) return true;
@@ -409,10 +422,7 @@ function renderBlocks(blocks: Block[], levels: Map<number, number>): { markdown:
   let page = 1;
   let firstHeading: string | null = null;
   for (const block of blocks) {
-    if (block.page !== page) {
-      page = block.page;
-      out.push(`<!-- page ${page} -->`);
-    }
+    while (page < block.page) out.push(`<!-- page ${++page} -->`);
     if (block.kind === 'code') {
       out.push(renderCode(block).trimEnd());
       continue;

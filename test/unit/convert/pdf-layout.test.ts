@@ -40,8 +40,15 @@ describe('layoutPdf', () => {
 
   it('marks page breaks and reports empty pages', () => {
     const result = layoutPdf([page([run(72, 100, 'one')]), page([]), page([run(72, 100, 'three')])]);
-    expect(result.markdown).toBe('one\n\n<!-- page 3 -->\n\nthree\n');
+    expect(result.markdown).toBe('one\n\n<!-- page 2 -->\n\n<!-- page 3 -->\n\nthree\n');
     expect(result.emptyPages).toEqual([2]);
+  });
+});
+
+describe('layoutPdf across pages', () => {
+  it('continues a sentence over a page break, the marker after the paragraph', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, 'Intro.'), run(72, 130, 'This sentence runs over')]), page([run(72, 100, 'the page break.'), run(72, 130, 'Next one.')])]);
+    expect(markdown).toBe('Intro.\n\nThis sentence runs over the page break.\n\n<!-- page 2 -->\n\nNext one.\n');
   });
 });
 
