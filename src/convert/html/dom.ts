@@ -20,27 +20,24 @@ export const MAX_PARSE_DEPTH = 512;
 
 const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
 
-interface ParserInternals {
-  stack: string[];
-  tagname: string;
-  openTagStart: number;
-  startIndex: number;
-  emitOpenTag(name: string): void;
+/** Parser whose open-element stack never grows past MAX_PARSE_DEPTH. */
+// @ts-expect-error emitOpenTag is private in htmlparser2's typings; overriding it is the point
+class DepthCappedParser extends Parser {
+  override emitOpenTag(name: string): void {
+    const self = this as unknown as { stack: string[]; tagname: string; openTagStart: number; startIndex: number };
+    if (self.stack.length >= MAX_PARSE_DEPTH && !VOID_ELEMENTS.has(name)) {
+      self.openTagStart = self.startIndex;
+      self.tagname = '';
+      return;
+    }
+    // @ts-expect-error see above
+    super.emitOpenTag(name);
+  }
 }
 
 export function parseHtml(html: string): Document {
   const handler = new DomHandler(undefined, {});
-  const parser = new Parser(handler, PARSE_OPTIONS);
-  const inner = parser as unknown as ParserInternals;
-  const emitOpenTag = inner.emitOpenTag.bind(parser);
-  inner.emitOpenTag = (name: string): void => {
-    if (inner.stack.length >= MAX_PARSE_DEPTH && !VOID_ELEMENTS.has(name)) {
-      inner.openTagStart = inner.startIndex;
-      inner.tagname = '';
-      return;
-    }
-    emitOpenTag(name);
-  };
+  const parser = new DepthCappedParser(handler, PARSE_OPTIONS);
   parser.end(html);
   return handler.root;
 }
