@@ -188,7 +188,9 @@ function renderParts(parts: Part[]): Pick<Fragment, 'text' | 'md' | 'monoChars' 
 /** Escapes what would otherwise turn prose into Markdown or HTML. Intraword `_` stays. */
 function escapeProse(text: string): string {
   return text
-    .replace(/([\\`*[\]])/g, '\\$1')
+    .replace(/([\\`*])/g, '\\$1')
+    // Brackets only make a link when `](` follows; reference definitions are caught at block start.
+    .replace(/\]\(/g, ']\\(')
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
     .replace(/(^|[^\p{L}\p{N}_])(_+)|(_+)(?=$|[^\p{L}\p{N}_])/gu, (m) => m.replace(/_/g, '\\_'));
 }
@@ -476,7 +478,7 @@ function blockText(block: Block, field: 'text' | 'md'): string {
 
 /** Keeps PDF text from turning into Markdown syntax at the start of a block. */
 function escapeStart(text: string): string {
-  return text.replace(/^([#>=]|[-+*](?=\s)|\d{1,9}(?=[.)]\s))/, (m) => (/^\d/.test(m) ? `${m}\\` : `\\${m}`));
+  return text.replace(/^([#>=[]|[-+*](?=\s)|\d{1,9}(?=[.)]\s))/, (m) => (/^\d/.test(m) ? `${m}\\` : `\\${m}`));
 }
 
 function roundSize(size: number): number {
