@@ -5,14 +5,16 @@ import { isServiceError } from '../errors.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import { CACHE_TTL_SECONDS, fetchAndConvert } from '../ops/read.js';
+import { scoreUrl } from '../ops/score.js';
 import { type ParsedArgs, UsageError } from './args.js';
 import { createMemoryCache } from './memory-cache.js';
 
 /**
- * `pith read | score | map | extract`: the user-facing commands. `read` runs the engine in
- * this process when no `--remote` is given (no server, no account, same SSRF guard);
- * everything else calls a pith server through @pith/sdk with an API key.
+ * `pith read | score | map | extract`: the user-facing commands. `read` and `score` run the
+ * engine in this process when no `--remote` is given (no server, no account, same SSRF
+ * guard); with `--remote` every command calls a pith server through @pith/sdk.
  */
+const LOCAL_COMMANDS = new Set(['read', 'score']);
 /** Exit codes of the client commands (README "CLI"). */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, UNREACHABLE: 3, LIMITED: 4 } as const;
 const LIMIT_CODES = new Set(['RATE_LIMITED', 'PAYMENT_REQUIRED', 'CONCURRENT_LIMIT']);
@@ -35,8 +37,8 @@ export async function runClientCommand(command: string, args: ParsedArgs, io: Cl
   try {
     const remote = remoteOptions(args, io.env);
     if (remote === null) {
-      if (command !== 'read') throw new UsageError(`pith ${command} calls a server: add --remote <base_url> --key <api_key>`);
-      return await readLocally(url, args, io, progress);
+      if (!LOCAL_COMMANDS.has(command)) throw new UsageError(`pith ${command} calls a server: add --remote <base_url> --key <api_key>`);
+      return await runLocally(command, url, args, io, progress);
     }
     const { PithClient: Client } = await import('@pith/sdk');
     const client = new Client({
@@ -66,11 +68,23 @@ function remoteOptions(args: ParsedArgs, env: NodeJS.ProcessEnv): { baseUrl: str
   return { baseUrl, apiKey };
 }
 
-async function readLocally(rawUrl: string, args: ParsedArgs, io: CliIo, progress: (line: string) => void): Promise<number> {
+async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io: CliIo, progress: (line: string) => void): Promise<number> {
   const config = loadConfig(io.env);
   const url = canonicalizeRequestUrl(rawUrl, { allowPrivateTargets: config.allowPrivateTargets });
-  const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: createMemoryCache(), now: () => Date.now() });
+  const fetcher = createFetcher({
+    allowPrivateTargets: config.allowPrivateTargets,
+    cache: createMemoryCache(),
+    now: () => Date.now(),
+    // the fetcher's warnings (e.g. ALLOW_PRIVATE_TARGETS is set) go to stderr like progress
+    logger: { warn: (obj, msg) => progress(`warning: ${msg ?? ''} ${JSON.stringify(obj)}`) },
+  });
   try {
+    if (command === 'score') {
+      progress(`scoring ${url} (local engine)`);
+      const result = await scoreUrl({ fetcher }, { url });
+      printScore({ status: 'success' as const, ...result }, args.options.has('json'), io);
+      return EXIT.OK;
+    }
     progress(`reading ${url} (local engine)`);
     const result = await fetchAndConvert(fetcher, url);
     progress(
@@ -118,15 +132,7 @@ async function runRemote(
       return EXIT.OK;
     }
     case 'score': {
-      const result = await client.score({ url });
-      if (json) {
-        out(result);
-        return EXIT.OK;
-      }
-      io.stdout.write(`${result.url}: ${result.score.value}/100 (${result.score.grade})\n`);
-      for (const c of result.score.checks) {
-        io.stdout.write(`  ${c.passed ? 'PASS' : 'FAIL'} ${c.label} (${c.points}/${c.max_points})${c.detail ? ` — ${c.detail}` : ''}\n`);
-      }
+      printScore(await client.score({ url }), json, io);
       return EXIT.OK;
     }
     case 'map': {
@@ -149,6 +155,23 @@ async function runRemote(
     }
     default:
       throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+interface ScoreOutput {
+  status: 'success';
+  url: string;
+  score: { value: number; grade: string; checks: Array<{ label: string; passed: boolean; points: number; max_points: number; detail: string }> };
+}
+
+function printScore(result: ScoreOutput, json: boolean, io: CliIo): void {
+  if (json) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  io.stdout.write(`${result.url}: ${result.score.value}/100 (${result.score.grade})\n`);
+  for (const c of result.score.checks) {
+    io.stdout.write(`  ${c.passed ? 'PASS' : 'FAIL'} ${c.label} (${c.points}/${c.max_points})${c.detail ? ` — ${c.detail}` : ''}\n`);
   }
 }
 

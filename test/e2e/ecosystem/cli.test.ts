@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { utcPeriod } from '../../../src/billing/period.js';
 import { type TestService, startService } from '../../helpers/service.js';
 import { pith } from './cli-helpers.js';
 import { type FixtureSite, startFixtureSite } from './fixtures.js';
@@ -52,9 +53,9 @@ describe('pith read | score | map | extract', () => {
     const noUrl = await pith(['read']);
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('missing <url>');
-    const scoreLocal = await pith(['score', `${site.origin}/article.html`]);
-    expect(scoreLocal.code).toBe(2);
-    expect(scoreLocal.stderr).toContain('--remote');
+    const mapLocal = await pith(['map', `${site.origin}/article.html`]);
+    expect(mapLocal.code).toBe(2);
+    expect(mapLocal.stderr).toContain('--remote');
   });
 
   it('reads through a server with --remote and --key, with billing on stderr', async () => {
@@ -74,5 +75,45 @@ describe('pith read | score | map | extract', () => {
     const down = await pith(['read', `${site.origin}/article.html`, '--remote', 'http://127.0.0.1:9', '--key', apiKey]);
     expect(down.code).toBe(3);
     expect(down.stderr).toContain('error CONNECTION_ERROR');
+  });
+
+  it('scores a page locally and remotely: grade, then one line per check', async () => {
+    const local = await pith(['score', `${site.origin}/article.html`], LOOPBACK);
+    expect(local.code, local.stderr).toBe(0);
+    expect(local.stdout).toMatch(/: \d+\/100 \([A-F]\)\n/);
+    expect(local.stdout).toMatch(/^  (PASS|FAIL) /m);
+    const remote = await pith(['score', `${site.origin}/article.html`, '--json', '--remote', svc.baseUrl, '--key', apiKey]);
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(JSON.parse(remote.stdout).score.grade).toMatch(/^[A-F]$/);
+  });
+
+  it('maps and extracts through a server (or says NOT_FOUND where the operation has not landed)', async () => {
+    const served = new Set(svc.app.routeTable.list().map((r) => `${r.method} ${r.url}`));
+    const map = await pith(['map', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', apiKey, '--limit', '10']);
+    if (served.has('POST /v1/map')) {
+      expect(map.code, map.stderr).toBe(0);
+      expect(map.stdout).toContain(`${site.origin}/docs/one.html`);
+    } else {
+      expect(map.code).toBe(1);
+      expect(map.stderr).toContain('error NOT_FOUND (404)');
+    }
+    const extract = await pith(['extract', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', apiKey]);
+    if (served.has('POST /v1/extract')) {
+      expect(extract.code, extract.stderr).toBe(0);
+      expect(Array.isArray(JSON.parse(extract.stdout).json_ld)).toBe(true);
+    } else {
+      expect(extract.code).toBe(1);
+      expect(extract.stderr).toContain('error NOT_FOUND (404)');
+    }
+  });
+
+  it('exits 4 on a quota limit (Free account out of credits: RATE_LIMITED, not retried)', async () => {
+    const { apiKey: freeKey, accountId } = await svc.newAccount('free');
+    await svc.stores.ledger.charge({
+      chargeId: 'chg_cli_seed', accountId, period: utcPeriod(svc.clock.now), amount: 1000, planLimit: 1000, allowBought: false, operation: 'seed', now: svc.clock.now,
+    });
+    const run = await pith(['read', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', freeKey]);
+    expect(run.code).toBe(4);
+    expect(run.stderr).toContain('error RATE_LIMITED (429)');
   });
 });
