@@ -52,8 +52,7 @@ async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, 
   });
   switch (format) {
     case 'html': {
-      const result = await htmlToMarkdown(text, input.url, { contentLanguage: language });
-      return { ...result, metadata: { ...result.metadata, content_type: input.contentType === 'application/xhtml+xml' ? 'application/xhtml+xml' : 'text/html' } };
+      return htmlToMarkdown(text, input.url, { contentLanguage: language });
     }
     case 'json': {
       const json = jsonToMarkdown(text);

@@ -67,7 +67,11 @@ export function pickFormat(contentType: string | null, body: Buffer, url: string
   if (JSON_TYPES.has(declared) || declared.endsWith('+json')) return sniffed.kind === 'html' ? fromSniff('html') : asDeclared('json');
   if (CSV_TYPES.has(declared)) return sniffed.kind === 'html' ? fromSniff('html') : asDeclared('csv');
   if (TSV_TYPES.has(declared)) return sniffed.kind === 'html' ? fromSniff('html') : asDeclared('tsv');
-  if (XML_TYPES.has(declared) || declared.endsWith('+xml')) return sniffed.kind === 'html' ? fromSniff('html') : asDeclared('xml');
+  if (XML_TYPES.has(declared) || declared.endsWith('+xml')) {
+    if (sniffed.kind !== 'html') return asDeclared('xml');
+    // XHTML is XML: no mismatch to report.
+    return sniffed.type === 'application/xhtml+xml' ? { format: 'html', mediaType: sniffed.type, mismatch: null } : fromSniff('html');
+  }
   if (MARKDOWN_TYPES.has(declared)) return asDeclared('markdown');
   if (declared === 'text/plain') {
     const byExtension = EXTENSION_FORMATS[urlExtension(url)];
