@@ -44,7 +44,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const { signals, raw } = prepareDocument(doc);
   const meta = buildMetadata(raw);
   const body = bodyOf(doc);
-  const content = extractMainContent(body, { titles: meta.titleVariants });
+  const content = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null });
   const writer = new MarkdownWriter({ base: effectiveBase(baseUrl, meta.baseHref), drop: content.drop, stats: content.stats });
   const markdown = sanitize(writer.render(content.roots));
   const plain = (): string => markdownToPlain(markdown.slice(0, LANGUAGE_SAMPLE_CHARS));

@@ -86,6 +86,8 @@ export interface ExtractOptions {
   titles?: readonly string[];
   /** Start from these flags (tests use it to look at one rung of the ladder). */
   flags?: number;
+  /** The page names its author in metadata, so a lone byline in the content can go. */
+  authorKnown?: boolean;
   /** Receives a line per decision (top candidates, attempts); off by default. */
   debug?: (line: string) => void;
 }
@@ -125,7 +127,7 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
       for (const [el, sc] of topEntries(candidates, 5)) opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
       opts.debug(`flags=${flags} top=${describe(top)} refined=${describe(refined)} roots=${roots.map(describe).join(', ')}`);
     }
-    const drop = pruneContent(roots, stats, unlikely, flags, titles, top);
+    const drop = pruneContent(roots, stats, unlikely, flags, titles, top, opts.authorKnown ?? true);
     const textLength = contentLength(roots, drop, stats);
     attempts.push({ flags, textLength });
     opts.debug?.(`attempt flags=${flags} textLength=${textLength} drops=${drop.size}`);
@@ -153,7 +155,7 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   const chosen = results[best] as { roots: Element[]; drop: Set<Element>; textLength: number };
   if (chosen.textLength === 0 && totalText > 0) {
     const fallback = fallbackContainer(body);
-    const drop = pruneContent([fallback], stats, new Set(), 0, titles, null);
+    const drop = pruneContent([fallback], stats, new Set(), 0, titles, null, opts.authorKnown ?? true);
     return { roots: [fallback], drop, attempts, winner: -1, textLength: contentLength([fallback], drop, stats), stats };
   }
   return { roots: chosen.roots, drop: chosen.drop, attempts, winner: best, textLength: chosen.textLength, stats };
@@ -478,6 +480,7 @@ function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: St
 /** Within the chosen content: what the writer should skip. */
 function pruneContent(
   roots: Element[], stats: StatsMap, unlikely: Set<Element>, flags: number, titles: Set<string>, top: Element | null,
+  authorKnown: boolean,
 ): Set<Element> {
   const drop = new Set<Element>();
   // The best-scoring container and its ancestors are never cleaned away.
@@ -519,7 +522,8 @@ function pruneContent(
       if (isElement(c)) stack.push(c);
     }
   }
-  if (bylines.length < THREAD_BYLINE_COUNT) for (const b of bylines) drop.add(b);
+  // One byline is the article's (dropped when metadata already names the author); many are a thread's author lines.
+  if (bylines.length < THREAD_BYLINE_COUNT && (authorKnown || bylines.length > 1)) for (const b of bylines) drop.add(b);
   return drop;
 }
 

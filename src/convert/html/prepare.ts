@@ -145,6 +145,9 @@ function collectHeadFact(el: Element, raw: RawMetadata): void {
 
 function isHidden(el: Element): boolean {
   const a = el.attribs;
+  // Inactive tabs (install commands per package manager, code per language) are content.
+  if (a.role === 'tabpanel') return false;
+  if (a.role === 'tablist') return true;
   if (a.hidden !== undefined) return true;
   if (a['aria-hidden'] === 'true' && !isMathCarrier(el)) return true;
   if (a.style !== undefined && HIDDEN_STYLE.test(a.style)) return true;
