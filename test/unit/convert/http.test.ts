@@ -67,6 +67,14 @@ describe('formats over HTTP (127.0.0.1 target, undici)', () => {
     });
   }
 
+  // application/octet-stream (a server that knows nothing): sniffing and the URL extension decide.
+  for (const c of cases) {
+    it(`${c.name}: served as application/octet-stream reads the same`, async () => {
+      const result = await fetchAndConvert(`${c.name}${new URL(c.url).pathname}`, 'application/octet-stream');
+      expect(result.markdown).toBe(readFileSync(join(c.dir, 'expected.md'), 'utf8'));
+    });
+  }
+
   // Mislabelled bodies that sniffing must still read the same way.
   const MISLABELLED: Array<[string, string | null]> = [
     ['pdf-two-column', 'text/html'],
