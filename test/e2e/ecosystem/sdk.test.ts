@@ -174,4 +174,42 @@ describe('@pith/sdk against a real started server', () => {
     expect((err as Error).message).toBe('caller gave up');
     site.openGates();
   });
+
+  it('calls the sibling operations with typed results: score, readAndScore, batch (and extract, map once served)', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const client = new PithClient({ baseUrl: svc.baseUrl, apiKey });
+    const served = new Set(svc.app.routeTable.list().map((r) => `${r.method} ${r.url}`));
+    const url = `${site.origin}/article.html`;
+
+    const scored = await client.score(url);
+    expect(scored.score.value).toBeGreaterThanOrEqual(0);
+    expect(scored.score.value).toBeLessThanOrEqual(100);
+    expect(scored.score.checks.length).toBeGreaterThan(0);
+    expect(scored.billing.billed).toBeNull(); // score is free
+    expect(scored.billing.planRemaining).toBe(10000);
+
+    const both = await client.readAndScore({ url });
+    expect(both.markdown).toContain('## Why Markdown');
+    expect(both.score.grade).toMatch(/^[A-F]$/);
+    expect(both.billing.planRemaining).toBe(9999);
+
+    const batch = await client.batch([url, `${site.origin}/missing`]);
+    const [ok, failed] = batch.results;
+    expect(ok?.ok && ok.markdown).toContain('## Why Markdown');
+    expect(failed?.ok === false && failed.error.code).toBe('URL_NOT_FOUND');
+    expect(batch.billing.planRemaining).toBe(9998); // 2 charged, the failed item refunded
+
+    if (served.has('POST /v1/extract')) {
+      const extracted = await client.extract({ url, fields: { heading: { selector: 'h2' } } });
+      expect(Array.isArray(extracted.data.json_ld)).toBe(true);
+    } else {
+      await expect(client.extract(url)).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    }
+    if (served.has('POST /v1/map')) {
+      const mapped = await client.map({ url, limit: 10 });
+      expect(mapped.links.map((l) => l.url)).toContain(`${site.origin}/docs/one.html`);
+    } else {
+      await expect(client.map(url)).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    }
+  });
 });
