@@ -6,7 +6,7 @@ import { type FixtureSite, startFixtureSite } from './fixtures.js';
 
 const LOOPBACK = { ALLOW_PRIVATE_TARGETS: '127.0.0.1/32' };
 
-describe('pith read | score | map | extract', () => {
+describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
   let site: FixtureSite;
   let svc: TestService;
   let apiKey: string;

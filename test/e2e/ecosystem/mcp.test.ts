@@ -24,7 +24,7 @@ function text(result: CallToolResult): string {
   return result.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
 }
 
-describe('MCP server: every tool over stdio and over /mcp', () => {
+describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }, () => {
   let site: FixtureSite;
   let svc: TestService;
   let served: Set<string>;

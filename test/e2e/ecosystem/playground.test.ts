@@ -30,7 +30,7 @@ if (!haveChromium && !process.env.CI) {
   console.warn(`playground browser test skipped: ${CHROMIUM} is missing (install it with scripts/install-system-deps.sh)`);
 }
 
-describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in Chromium', () => {
+describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in Chromium', { timeout: 120_000 }, () => {
   let svc: TestService;
   let site: FixtureSite;
   let context: BrowserContext;

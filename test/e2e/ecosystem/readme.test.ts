@@ -23,7 +23,7 @@ function snippet(title: string, lang: string): string {
   return match?.[1] ?? '';
 }
 
-describe('README examples run as written', () => {
+describe('README examples run as written', { timeout: 120_000 }, () => {
   let svc: TestService;
   let site: FixtureSite;
   let apiKey: string;

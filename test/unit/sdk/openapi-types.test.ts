@@ -59,7 +59,7 @@ function checkSource(): { source: string; covered: string[] } {
   return { source: `${lines.join('\n')}\n`, covered };
 }
 
-describe('SDK types agree with the OpenAPI document', () => {
+describe('SDK types agree with the OpenAPI document', { timeout: 90_000 }, () => {
   it('compiles the SDK types against types generated from /openapi.json', () => {
     const { source, covered } = checkSource();
     expect(covered).toContain('POST /v1/read');
