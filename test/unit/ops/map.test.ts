@@ -107,4 +107,26 @@ describe('mapSite time budget', () => {
     expect(result.links).toEqual([{ url: 'https://e.com/one', source: 'page', title: 'One' }]);
     expect(result.stats.bounds_hit).toEqual(['time']);
   });
+
+  it('keeps at most maxCollected URLs and never fetches sitemap files of another site', async () => {
+    const fetched: string[] = [];
+    const res = (url: string, status: number, body: string): FetchedResource => ({ url, status, headers: {}, contentType: null, body: Buffer.from(body), truncated: false });
+    const fetcher: Fetcher & ResourceFetcher = {
+      fetch: async (url) => ({ url, status: 200, headers: {}, contentType: 'text/plain', body: Buffer.from('not html') }),
+      fetchResource: async (url) => {
+        fetched.push(url);
+        if (url === 'https://www.e.com/robots.txt') return res(url, 200, 'Sitemap: https://cdn.other.com/s.xml\nSitemap: https://docs.e.com/s.xml\n');
+        if (url === 'https://docs.e.com/s.xml') return res(url, 200, ['a', 'b', 'c', 'd', 'e'].map((x) => `https://docs.e.com/${x}`).join('\n'));
+        return res(url, 404, '');
+      },
+    };
+    const cache = { get: async () => null, set: async () => {}, delete: async () => {} };
+    const result = await mapSite(
+      { fetcher, cache, engineVersion: 't', now: () => 0, limits: { maxCollected: 3 } },
+      { url: 'https://www.e.com/', limit: 10, include: [], exclude: [], search: null, sameDomain: true },
+    );
+    expect(result.links.map((l) => l.url)).toEqual(['https://docs.e.com/a', 'https://docs.e.com/b', 'https://docs.e.com/c']);
+    expect(result.stats).toMatchObject({ urls_found: 3, bounds_hit: ['urls'], sitemaps_read: 2 });
+    expect(fetched).toEqual(['https://www.e.com/robots.txt', 'https://docs.e.com/s.xml', 'https://www.e.com/sitemap.xml']);
+  });
 });
