@@ -18,12 +18,16 @@ export interface RunningServer {
 
 /** Opens the stores, builds the app and listens. The only place that wires real clocks and randomness. */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const stores = await openStores(config);
+  // Background connection errors (a store restarting) are logged once the app's logger exists;
+  // requests meanwhile answer SERVICE_UNAVAILABLE and the clients reconnect by themselves.
+  let logStoreError = (err: Error, store: string): void => void process.stderr.write(`${store} store error: ${err.message}\n`);
+  const stores = await openStores(config, { onError: (err, store) => logStoreError(err, store) });
   const now = (): number => Date.now();
   // The ALLOW_PRIVATE_TARGETS warning is logged below through the app's logger, once.
   const quiet = { warn: () => {} };
   const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now, logger: quiet });
   const app = await buildApp(config, { stores, fetcher, now, randomBytes });
+  logStoreError = (err, store) => app.log.error({ err, store }, 'store connection error');
   if (config.allowPrivateTargets.length > 0) {
     app.log.warn({ allowPrivateTargets: config.allowPrivateTargets }, 'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.');
   }
