@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createFetcher } from './fetch/fetcher.js';
-import { openStores } from './store/open.js';
+import { openStores, storeBackends } from './store/open.js';
 import type { Stores } from './store/types.js';
 
 /** How long shutdown waits for requests in flight before aborting them (they are refunded). */
@@ -32,7 +32,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app.log.warn({ allowPrivateTargets: config.allowPrivateTargets }, 'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.');
   }
   const url = await app.listen({ port: config.port, host: config.host });
-  app.log.info(`listening on ${url}`);
+  app.log.info({ stores: storeBackends(config), engineVersion: config.engineVersion }, `listening on ${url}`);
   let closed: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closed ??= (async () => {
