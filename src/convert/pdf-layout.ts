@@ -45,7 +45,13 @@ interface Block {
   kind: 'paragraph' | 'bullet' | 'numbered' | 'code';
 }
 
-export function layoutPdf(pages: PdfPage[]): PdfLayout {
+/** A bookmark of the document outline: its title and depth (0 = top level). */
+export interface PdfOutlineEntry {
+  title: string;
+  depth: number;
+}
+
+export function layoutPdf(pages: PdfPage[], outline: PdfOutlineEntry[] = []): PdfLayout {
   const fragmentsByPage = pages.map((page) => buildFragments(page.items));
   const textChars = fragmentsByPage.reduce((n, frs) => n + frs.reduce((m, f) => m + f.text.replace(/\s/g, '').length, 0), 0);
   const emptyPages = fragmentsByPage.flatMap((frs, i) => (frs.length === 0 ? [i + 1] : []));
@@ -53,9 +59,10 @@ export function layoutPdf(pages: PdfPage[]): PdfLayout {
   const lines = kept.flatMap((frs, i) => orderLines(frs, i + 1, findGutters(frs)));
   const bodySize = dominantSize(lines);
   const spacing = lineSpacing(lines);
-  const blocks = buildBlocks(lines, bodySize, spacing);
+  const bookmarks = outlineLevels(outline);
+  const blocks = buildBlocks(lines, bodySize, spacing, bookmarks);
   const headingLevels = headingLevelsBySize(blocks, bodySize);
-  const { markdown, firstHeading } = renderBlocks(blocks, headingLevels);
+  const { markdown, firstHeading } = renderBlocks(blocks, headingLevels, bookmarks);
   return { markdown, textChars, emptyPages, firstHeading };
 }
 
@@ -87,9 +94,10 @@ function lineSpacing(lines: Line[]): Map<number, number> {
   return new Map([...steps].map(([size, list]) => [size, [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)] as number]));
 }
 
-function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, number>): Block[] {
+function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, number>, outline: Map<string, number>): Block[] {
   const blocks: Block[] = [];
   let block: Block | null = null;
+  let closed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;
     if (isCode(line) && !inlineCodeLine(block, line, lines[i + 1], spacing)) {
@@ -105,10 +113,13 @@ function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, numbe
     }
     const bullet = BULLET.test(line.text);
     const numbered = !bullet && NUMBERED.test(line.text) && roundSize(line.size) <= bodySize * HEADING_RATIO;
-    if (!block || block.kind === 'code' || startsNewBlock(block, line, bodySize, spacing) || bullet || numbered) {
+    // A line that is a bookmark title stands alone (it becomes a heading).
+    const bookmark = outline.has(headingKey(line.text));
+    if (!block || closed || bookmark || block.kind === 'code' || startsNewBlock(block, line, bodySize, spacing) || bullet || numbered) {
       block = { page: line.page, lines: [line], size: line.size, kind: bullet ? 'bullet' : numbered ? 'numbered' : 'paragraph' };
       blocks.push(block);
     } else block.lines.push(line);
+    closed = bookmark;
   }
   return blocks;
 }
@@ -161,7 +172,21 @@ function headingLevelsBySize(blocks: Block[], bodySize: number): Map<number, num
   return new Map(sorted.map((s, i) => [s, Math.min(6, i + 1)]));
 }
 
-function renderBlocks(blocks: Block[], levels: Map<number, number>): { markdown: string; firstHeading: string | null } {
+/** Outline titles (normalised) → heading level (depth 0 → 2: level 1 is the document title's). */
+function outlineLevels(outline: PdfOutlineEntry[]): Map<string, number> {
+  const levels = new Map<string, number>();
+  for (const entry of outline) {
+    const key = headingKey(entry.title);
+    if (key && !levels.has(key)) levels.set(key, Math.min(6, entry.depth + 2));
+  }
+  return levels;
+}
+
+function headingKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+}
+
+function renderBlocks(blocks: Block[], levels: Map<number, number>, outline: Map<string, number>): { markdown: string; firstHeading: string | null } {
   const out: string[] = [];
   let page = 1;
   let firstHeading: string | null = null;
@@ -173,7 +198,9 @@ function renderBlocks(blocks: Block[], levels: Map<number, number>): { markdown:
     }
     const text = blockText(block, 'text');
     const md = blockText(block, 'md').replace(DOT_LEADER_RUN, ' … ');
-    const level = block.kind === 'paragraph' && block.lines.length <= 4 && text.length <= 200 && !DOT_LEADERS.test(text) ? levels.get(roundSize(block.size)) : undefined;
+    const headingLike = block.kind === 'paragraph' && block.lines.length <= 4 && text.length <= 200 && !DOT_LEADERS.test(text);
+    // Font size first; a body-size line that matches a bookmark title is a heading too.
+    const level = headingLike ? (levels.get(roundSize(block.size)) ?? outline.get(headingKey(text))) : undefined;
     if (level !== undefined) {
       firstHeading ??= text.replace(DOT_LEADER_RUN, ' … ');
       out.push(`${'#'.repeat(level)} ${md.replace(/^#+\s*/, '')}`);

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PdfPage } from './pdf-layout.js';
+import type { PdfOutlineEntry, PdfPage } from './pdf-layout.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_URL = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href;
@@ -69,7 +69,19 @@ async function run(job, post) {
     for (const [k, v] of Object.entries(meta.info || {})) if (typeof v === 'string') info[k] = v;
     if (meta.metadata) for (const [k, v] of meta.metadata) xmp[k] = Array.isArray(v) ? v.join(', ') : String(v);
   } catch {}
-  post({ type: 'meta', numPages: doc.numPages, info, xmp });
+  // Bookmarks: titles with their depth, to recognise headings set in body-size bold.
+  const outline = [];
+  try {
+    const walk = (items, depth) => {
+      for (const item of items || []) {
+        if (outline.length >= 5000 || depth > 8) return;
+        if (typeof item.title === 'string' && item.title.trim()) outline.push({ title: item.title, depth });
+        walk(item.items, depth + 1);
+      }
+    };
+    walk(await doc.getOutline(), 0);
+  } catch {}
+  post({ type: 'meta', numPages: doc.numPages, info, xmp, outline });
   try {
     await readPages(pdfjs, doc, job, post);
   } finally {
@@ -110,7 +122,7 @@ export interface PdfJob {
 }
 
 export type PdfWorkerMessage =
-  | { type: 'meta'; numPages: number; info: Record<string, string>; xmp: Record<string, string> }
+  | { type: 'meta'; numPages: number; info: Record<string, string>; xmp: Record<string, string>; outline: PdfOutlineEntry[] }
   | ({ type: 'page' } & PdfPage)
   | { type: 'done' }
   | { type: 'error'; name: string; message: string };

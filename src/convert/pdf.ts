@@ -8,7 +8,7 @@
  */
 import { ServiceError } from '../errors.js';
 import { clip } from './markdown.js';
-import { layoutPdf, type PdfPage } from './pdf-layout.js';
+import { layoutPdf, type PdfOutlineEntry, type PdfPage } from './pdf-layout.js';
 import type { Worker } from 'node:worker_threads';
 import { runPdfJob, spawnPdfWorker, type PdfWorkerMessage, type PdfWorkerPool } from './pdf-worker.js';
 import type { ConvertResult, DocumentMetadata, Warning } from './types.js';
@@ -36,6 +36,7 @@ interface RawPdf {
   numPages: number;
   info: Record<string, string>;
   xmp: Record<string, string>;
+  outline: PdfOutlineEntry[];
   pages: PdfPage[];
   /** Why extraction stopped early, when it did. */
   stopped: string | null;
@@ -45,7 +46,7 @@ export async function pdfToMarkdown(body: Buffer, options: PdfOptions = {}): Pro
   const raw = await extractPdf(body, { ...PDF_DEFAULTS, ...options }, options.pool);
   const warnings: Warning[] = [];
   if (raw.stopped) warnings.push({ code: 'TRUNCATED', message: raw.stopped });
-  const layout = layoutPdf(raw.pages);
+  const layout = layoutPdf(raw.pages, raw.outline);
   if (layout.textChars === 0) {
     throw new ServiceError('IMAGE_PDF', `the PDF has no embedded text layer on any of its ${raw.numPages} pages (scanned or image-only); OCR is not offered`);
   }
@@ -57,7 +58,7 @@ export async function pdfToMarkdown(body: Buffer, options: PdfOptions = {}): Pro
 }
 
 async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool'>>, pool: PdfWorkerPool | undefined): Promise<RawPdf> {
-  const raw: RawPdf = { numPages: 0, info: {}, xmp: {}, pages: [], stopped: null };
+  const raw: RawPdf = { numPages: 0, info: {}, xmp: {}, outline: [], pages: [], stopped: null };
   const data = new Uint8Array(body.byteLength);
   data.set(body);
   // The budget covers waiting for a pool place too.
@@ -83,6 +84,7 @@ async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool
       raw.numPages = msg.numPages;
       raw.info = msg.info;
       raw.xmp = msg.xmp;
+      raw.outline = msg.outline;
     } else if (msg.type === 'page') raw.pages.push({ width: msg.width, height: msg.height, items: msg.items });
     else if (msg.type === 'done') {
       if (raw.numPages > raw.pages.length) raw.stopped = `PDF cut at ${raw.pages.length} of ${raw.numPages} pages`;

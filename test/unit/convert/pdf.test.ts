@@ -108,6 +108,18 @@ describe('pdfToMarkdown on generated fixtures', () => {
     expect(result.markdown.match(/^<!-- page \d+ -->$/gm)).toEqual(['<!-- page 2 -->']);
   });
 
+  it('makes body-size lines that match a bookmark into headings', async () => {
+    const pdf = await makePdf((doc) => {
+      doc.outline.addItem('Background').addItem('Prior work');
+      doc.font('Helvetica').fontSize(11).text('Opening paragraph of the memo.', 72, 72);
+      doc.font('Helvetica-Bold').fontSize(11).text('Background', 72, 110);
+      doc.font('Helvetica').fontSize(11).text('Why this matters.', 72, 130);
+      doc.font('Helvetica-Bold').fontSize(11).text('Prior work', 72, 170);
+      doc.font('Helvetica').fontSize(11).text('What others did.', 72, 190);
+    });
+    expect((await pdfToMarkdown(pdf)).markdown).toBe('Opening paragraph of the memo.\n\n## Background\n\nWhy this matters.\n\n### Prior work\n\nWhat others did.\n');
+  });
+
   it('ignores rotated text (margin labels, watermarks)', async () => {
     const pdf = await makePdf((doc) => {
       doc.fontSize(12).text('Body text stays.', 72, 72);
