@@ -24,6 +24,8 @@ export interface HtmlToMarkdownOptions {
 
 /** A description made from the first paragraph is cut at about this many characters. */
 const DESCRIPTION_MAX = 300;
+/** The description fallback looks for a paragraph in this much Markdown. */
+const DESCRIPTION_SCAN_CHARS = 20_000;
 /** Language detection reads the start of the Markdown only. */
 const LANGUAGE_SAMPLE_CHARS = 3000;
 /** Share of control/replacement characters above which the input is binary, not HTML. */
@@ -119,7 +121,7 @@ function markdownToPlain(md: string): string {
 }
 
 function firstParagraph(md: string): string | null {
-  for (const block of md.split(/\n{2,}/)) {
+  for (const block of md.slice(0, DESCRIPTION_SCAN_CHARS).split(/\n{2,}/)) {
     if (/^(?:#|```|\||>|- |\d+\. |!\[|\$\$|---)/.test(block)) continue;
     const text = markdownToPlain(block);
     if (text.length < 40) continue;

@@ -204,7 +204,7 @@ function markUnlikely(body: Element, stats: StatsMap, totalText: number): Set<El
       out.add(el);
       continue;
     }
-    if (el.name === 'pre' || el.name === 'code' || el.name === 'table') continue;
+    if (el.name === 'pre' || el.name === 'code' || el.name === 'table' || el.name === 'p') continue;
     const kids = el.children;
     for (let i = kids.length - 1; i >= 0; i--) {
       const c = kids[i];
@@ -509,6 +509,7 @@ function pruneContent(
       continue;
     }
     if (el.name === 'pre' || el.name === 'code' || el.name === 'math') continue;
+    if (el.name === 'p') continue; // phrasing content: nothing inside a paragraph is pruned
     if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0) {
       if (titles.has(normaliseTitle(textOf(el)))) {
         drop.add(el);

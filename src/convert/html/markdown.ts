@@ -53,11 +53,6 @@ export class MarkdownWriter {
   blocks(nodes: readonly ChildNode[]): string[] {
     const out: string[] = [];
     let inline = '';
-    const flush = (): void => {
-      const p = finishParagraph(inline);
-      if (p) out.push(p);
-      inline = '';
-    };
     for (const node of nodes) {
       if (isText(node)) {
         inline += escapeText(node.data.replace(/[\s\u00a0]+/g, ' '));
@@ -67,13 +62,20 @@ export class MarkdownWriter {
       const cls = node.attribs.class;
       if (cls !== undefined && node.name !== 'pre' && node.name !== 'code' && GUTTER.test(cls)) continue; // line numbers beside a listing
       if (this.isBlock(node)) {
-        flush();
+        if (inline !== '') {
+          const p = finishParagraph(inline);
+          if (p) out.push(p);
+          inline = '';
+        }
         for (const b of this.block(node)) if (b) out.push(b);
       } else {
         inline += this.inline(node);
       }
     }
-    flush();
+    if (inline !== '') {
+      const p = finishParagraph(inline);
+      if (p) out.push(p);
+    }
     return out;
   }
 
@@ -317,6 +319,8 @@ export class MarkdownWriter {
 
   /** For the table writer: a cell's content on one line. */
   cell(el: Element): string {
+    const only = el.children.length === 1 ? el.children[0] : undefined;
+    if (only !== undefined && isText(only)) return escapeTableCell(escapeText(only.data.replace(/[\s\u00a0]+/g, ' ')));
     const blocks = this.blocks(el.children);
     return escapeTableCell(blocks.join(' '));
   }
