@@ -17,6 +17,12 @@ const MAX_FEED_ENTRIES = 1_000;
 const MAX_SITEMAP_URLS = 50_000;
 const MAX_OUTLINE_NODES = 20_000;
 const SUMMARY_CHARS = 500;
+/**
+ * Elements parsed at most. The DOM costs ~250 bytes per element: 10 MB of `<a/>` would be
+ * 2.5 M elements and over 600 MB; 300 k tags keep it near 80 MB and fit any sitemap
+ * (50,000 URLs × up to 5 elements each).
+ */
+const MAX_XML_ELEMENTS = 300_000;
 /** Deeper outline levels are folded into their parent's text. */
 const MAX_OUTLINE_DEPTH = 32;
 
@@ -41,7 +47,23 @@ export function parseXml(text: string): { doc: Document; warnings: Warning[] } {
     source = source.slice(0, subset.index) + source.slice(subset.index + subset[0].length);
     if (/<!ENTITY/i.test(subset[0])) warnings.push({ code: 'XML_ENTITIES_IGNORED', message: 'the document type declaration defines entities; they were not expanded' });
   }
+  const cut = nthStartTag(source, MAX_XML_ELEMENTS);
+  if (cut >= 0) {
+    warnings.push(truncatedWarning(`XML cut after ${MAX_XML_ELEMENTS} elements (${cut} of ${source.length} characters read)`));
+    source = source.slice(0, cut);
+  }
   return { doc: parseDocument(source, { xmlMode: true, decodeEntities: true }), warnings };
+}
+
+/** Offset of the (n+1)-th start tag (`<` not followed by `/`), or -1 when there are at most n. */
+function nthStartTag(text: string, n: number): number {
+  let at = -1;
+  let count = 0;
+  for (;;) {
+    at = text.indexOf('<', at + 1);
+    if (at < 0) return -1;
+    if (text.charCodeAt(at + 1) !== 0x2f && ++count > n) return at;
+  }
 }
 
 /** The root element's local name (lower-case), e.g. `rss`, `feed`, `urlset`, `html`. */

@@ -36,3 +36,18 @@ describe('xmlToMarkdown', () => {
     expect(result.markdown.split('\n').length).toBe(50_000 + 3);
   });
 });
+
+describe('xmlToMarkdown bounds the DOM', () => {
+  it('parses at most 300,000 elements of a 10 MB flood of tiny ones', () => {
+    const result = xmlToMarkdown(`<r>${'<a/>'.repeat(2_500_000)}</r>`);
+    expect(result.warnings.map((w) => w.code)).toEqual(['TRUNCATED', 'TRUNCATED']);
+    expect(result.warnings[0]?.message).toContain('after 300000 elements');
+  });
+
+  it('keeps a full 50,000-URL sitemap with lastmod, changefreq and priority', () => {
+    const urls = Array.from({ length: 50_000 }, (_, i) => `<url><loc>https://e.test/${i}</loc><lastmod>2026-01-01</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>`).join('');
+    const result = xmlToMarkdown(`<urlset>${urls}</urlset>`);
+    expect(result.warnings).toEqual([]);
+    expect(result.description).toBe('50000 URLs');
+  });
+});
