@@ -44,6 +44,14 @@ const ATTACKS: Array<[string, () => Promise<string>]> = [
       return 'ok';
     },
   ],
+  [
+    '10 MB flood of tiny XML elements',
+    async () => {
+      const result = await convert(Buffer.from(`<r>${'<a/>'.repeat(2_500_000)}</r>`), 'application/xml');
+      expect(result.warnings.map((w) => w.code)).toContain('TRUNCATED');
+      return 'ok';
+    },
+  ],
   ['gzip bomb served as application/pdf', () => code(convert(gzipSync(Buffer.alloc(64 * MB)), 'application/pdf'))],
   ['zip archive served as application/pdf', () => code(convert(Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(4096)]), 'application/pdf'))],
   ['flate-bomb PDF served as application/pdf', () => code(convert(readFileSync(join(FIXTURES, 'hostile-flate-bomb.pdf')), 'application/pdf'))],
