@@ -71,8 +71,19 @@ export async function registerMcpRoute(app: FastifyInstance, ctx: AppContext): P
         void transport.close();
         void server.close();
       });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(request.raw, reply.raw, request.body);
+      } catch (err) {
+        // The reply is hijacked: the root error handler cannot answer, so answer here.
+        request.log.error({ err }, 'MCP request failed');
+        if (!reply.raw.headersSent) {
+          reply.raw.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          reply.raw.end(JSON.stringify({ status: 'error', code: 'INTERNAL_ERROR', message: 'internal error', request_id: request.id }));
+        } else {
+          reply.raw.end();
+        }
+      }
     });
   });
 }

@@ -145,6 +145,8 @@ describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }
     } finally {
       await client.close();
     }
+    const metrics = (await svc.call('/metrics')).text;
+    expect(metrics).toMatch(/^pith_requests_total\{op="mcp",code="OK"\} [1-9]/m);
   });
 
   it('/mcp takes concurrency slots like REST: CONCURRENT_LIMIT when the account is busy', async () => {
