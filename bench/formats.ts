@@ -35,6 +35,9 @@ function pdfInputs(): Input[] {
     ['two-column.pdf', join(ROOT, 'test/fixtures/formats/two-column.pdf')],
     ['report-50.pdf', join(ROOT, 'test/fixtures/formats/report-50.pdf')],
     ['report-500.pdf (10 MB)', join(tmpdir(), 'pith-bench-formats', 'report-500.pdf')],
+    // Real-world PDFs when the machine has them (Debian doc packages): texinfo and DocBook output.
+    ['libtasn1.pdf (texinfo)', '/usr/share/doc/libtasn1-doc/libtasn1.pdf'],
+    ['shared-mime-info-spec.pdf (DocBook)', '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf'],
   ] as const;
   return files.filter(([, path]) => existsSync(path)).map(([name, path]) => ({ name, body: readFileSync(path), contentType: 'application/pdf', path }));
 }
