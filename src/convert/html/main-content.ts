@@ -23,6 +23,8 @@ const ALL_FLAGS = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDIT
 
 /** Below this many characters an attempt is considered a miss and the ladder goes on (Readability's 500). */
 export const CHAR_THRESHOLD = 500;
+/** Pages with more elements than this get one rung: four passes over a million nodes cost seconds. */
+const LADDER_MAX_ELEMENTS = 100_000;
 /** A first-rung result this long and nearly link-free is accepted even under CHAR_THRESHOLD. */
 const SHORT_ARTICLE_CHARS = 250;
 /** Paragraphs shorter than this add nothing to their ancestors' scores. */
@@ -133,7 +135,7 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
     opts.debug?.(`attempt flags=${flags} textLength=${textLength} drops=${drop.size}`);
     if (opts.debug) for (const d of drop) opts.debug(`  drop ${describe(d)} len=${stats.get(d)?.textLen}`);
     results.push({ roots, drop, textLength });
-    if (textLength >= CHAR_THRESHOLD) break;
+    if (textLength >= CHAR_THRESHOLD || stats.size > LADDER_MAX_ELEMENTS) break;
     // A short but clean story found with every flag on beats longer finds of laxer rungs,
     // which tend to be comment threads and footers.
     if (results.length === 1 && textLength >= SHORT_ARTICLE_CHARS && attemptQuality(roots, textLength, stats, body) >= textLength * 0.8) break;
@@ -510,6 +512,7 @@ function pruneContent(
     }
     if (el.name === 'pre' || el.name === 'code' || el.name === 'math') continue;
     if (el.name === 'p') continue; // phrasing content: nothing inside a paragraph is pruned
+    if (el.name === 'table' && isDataTable(el, stats.get(el))) continue; // cells are data, not chrome
     if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0) {
       if (titles.has(normaliseTitle(textOf(el)))) {
         drop.add(el);
@@ -585,20 +588,34 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
   return false;
 }
 
-function isDataTable(el: Element, s: ElementStats): boolean {
-  if (el.attribs.role === 'presentation') return false;
+/** Rows examined to tell a data table from a layout table. */
+const DATA_TABLE_SAMPLE_ROWS = 30;
+
+function isDataTable(el: Element, s: ElementStats | undefined): boolean {
+  if (el.attribs.role === 'presentation' || el.attribs.role === 'none') return false;
   let rows = 0;
   let hasHead = false;
-  const stack = childElements(el);
-  while (stack.length > 0) {
-    const c = stack.pop() as Element;
-    if (c.name === 'tr') rows++;
-    else if (c.name === 'th' || c.name === 'thead' || c.name === 'caption') hasHead = true;
-    if (c.name === 'table') return false;
-    if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot') stack.push(...childElements(c));
-    else if (c.name === 'tr') stack.push(...childElements(c).filter((x) => x.name === 'th'));
+  const sections: Element[] = [el];
+  for (const c of childElements(el)) if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot') sections.push(c);
+  for (const sec of sections) {
+    for (const c of sec.children) {
+      if (!isElement(c)) continue;
+      if (c.name === 'thead' || c.name === 'caption') hasHead = true;
+      if (c.name !== 'tr' || rows >= DATA_TABLE_SAMPLE_ROWS) continue;
+      rows++;
+      for (const cell of c.children) {
+        if (!isElement(cell)) continue;
+        if (cell.name === 'th') hasHead = true;
+        if (hasNestedTable(cell)) return false;
+      }
+    }
   }
   return hasHead || (rows >= 2 && linkDensity(s) < 0.5);
+}
+
+function hasNestedTable(cell: Element): boolean {
+  for (const c of cell.children) if (isElement(c) && (c.name === 'table' || hasNestedTable(c))) return true;
+  return false;
 }
 
 function contentLength(roots: Element[], drop: Set<Element>, stats: StatsMap): number {
