@@ -5,16 +5,19 @@ import { isServiceError } from '../errors.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import { CACHE_TTL_SECONDS, fetchAndConvert } from '../ops/read.js';
+import { compileFields } from '../ops/extract-data.js';
+import { extractPage } from '../ops/extract.js';
+import { compileFilter } from '../ops/map-rank.js';
+import { MAP_LIMITS, mapSite } from '../ops/map.js';
 import { scoreUrl } from '../ops/score.js';
 import { type ParsedArgs, UsageError } from './args.js';
 import { createMemoryCache } from './memory-cache.js';
 
 /**
- * `pith read | score | map | extract`: the user-facing commands. `read` and `score` run the
- * engine in this process when no `--remote` is given (no server, no account, same SSRF
- * guard); with `--remote` every command calls a pith server through @pith/sdk.
+ * `pith read | score | map | extract`: the user-facing commands. Without `--remote` they run
+ * the engine in this process (no server, no account, same SSRF guard); with `--remote`
+ * they call a pith server through @pith/sdk.
  */
-const LOCAL_COMMANDS = new Set(['read', 'score']);
 /** Exit codes of the client commands (README "CLI"). */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, UNREACHABLE: 3, LIMITED: 4 } as const;
 const LIMIT_CODES = new Set(['RATE_LIMITED', 'PAYMENT_REQUIRED', 'CONCURRENT_LIMIT']);
@@ -37,7 +40,6 @@ export async function runClientCommand(command: string, args: ParsedArgs, io: Cl
   try {
     const remote = remoteOptions(args, io.env);
     if (remote === null) {
-      if (!LOCAL_COMMANDS.has(command)) throw new UsageError(`pith ${command} calls a server: add --remote <base_url> --key <api_key>`);
       return await runLocally(command, url, args, io, progress);
     }
     const { PithClient: Client } = await import('@pith/sdk');
@@ -83,6 +85,22 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
       progress(`scoring ${url} (local engine)`);
       const result = await scoreUrl({ fetcher }, { url });
       printScore({ status: 'success' as const, ...result }, args.options.has('json'), io);
+      return EXIT.OK;
+    }
+    const cache = createMemoryCache();
+    const deps = { fetcher, cache, engineVersion: 'local', now: () => Date.now() };
+    if (command === 'map') {
+      const opts = mapOptions(args);
+      compileFilter(opts.include, opts.exclude);
+      progress(`mapping ${url} (local engine)`);
+      const result = await mapSite(deps, { url, limit: opts.limit ?? MAP_LIMITS.defaultLimit, include: opts.include, exclude: opts.exclude, search: opts.search ?? null, sameDomain: true });
+      printMap({ status: 'success' as const, ...result }, args.options.has('json'), io, progress);
+      return EXIT.OK;
+    }
+    if (command === 'extract') {
+      progress(`extracting ${url} (local engine)`);
+      const { result } = await extractPage(deps, { url, fresh: true, fields: compileFields(undefined) });
+      io.stdout.write(`${JSON.stringify(args.options.has('json') ? { status: 'success', ...result } : result.data, null, 2)}\n`);
       return EXIT.OK;
     }
     progress(`reading ${url} (local engine)`);
@@ -136,16 +154,15 @@ async function runRemote(
       return EXIT.OK;
     }
     case 'map': {
-      const limit = args.options.get('limit');
-      const search = args.options.get('search');
+      const opts = mapOptions(args);
       const result = await client.map({
         url,
-        ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}),
-        ...(typeof search === 'string' ? { search } : {}),
+        ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+        ...(opts.search !== undefined ? { search: opts.search } : {}),
+        ...(opts.include.length > 0 ? { include: opts.include } : {}),
+        ...(opts.exclude.length > 0 ? { exclude: opts.exclude } : {}),
       });
-      progress(`${result.links.length} links`);
-      if (json) out(result);
-      else for (const link of result.links) io.stdout.write(`${link.url}\n`);
+      printMap(result, json, io, progress);
       return EXIT.OK;
     }
     case 'extract': {
@@ -173,6 +190,28 @@ function printScore(result: ScoreOutput, json: boolean, io: CliIo): void {
   for (const c of result.score.checks) {
     io.stdout.write(`  ${c.passed ? 'PASS' : 'FAIL'} ${c.label} (${c.points}/${c.max_points})${c.detail ? ` — ${c.detail}` : ''}\n`);
   }
+}
+
+function printMap(result: { status: 'success'; links: Array<{ url: string }> }, json: boolean, io: CliIo, progress: (line: string) => void): void {
+  progress(`${result.links.length} links`);
+  if (json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  else for (const link of result.links) io.stdout.write(`${link.url}\n`);
+}
+
+/** `--limit N --search Q --include G[,G…] --exclude G[,G…]` */
+function mapOptions(args: ParsedArgs): { limit?: number; search?: string; include: string[]; exclude: string[] } {
+  const limit = args.options.get('limit');
+  const search = args.options.get('search');
+  const list = (name: string): string[] => {
+    const raw = args.options.get(name);
+    return typeof raw === 'string' ? raw.split(',').map((g) => g.trim()).filter(Boolean) : [];
+  };
+  return {
+    ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}),
+    ...(typeof search === 'string' ? { search } : {}),
+    include: list('include'),
+    exclude: list('exclude'),
+  };
 }
 
 function parseLimit(raw: string): number {

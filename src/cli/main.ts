@@ -37,8 +37,8 @@ Usage:
   pith read <url> [--json] [--quiet]            read a page here (no server, no account): Markdown to stdout
   pith read <url> --remote <base_url> --key K [--fresh] [--json]   read through a pith server
   pith score <url> [--remote <base_url> --key K] [--json]         agent-readiness score (here, or through a server)
-  pith map <url> --remote <base_url> --key K [--limit N] [--search Q] [--json]   the site's URLs
-  pith extract <url> --remote <base_url> --key K [--fresh] [--json]  structured data as JSON
+  pith map <url> [--remote <base_url> --key K] [--limit N] [--search Q] [--include G,…] [--exclude G,…] [--json]   the site's URLs
+  pith extract <url> [--remote <base_url> --key K] [--fresh] [--json]   structured data as JSON
   pith mcp --key K [--base-url <base_url>]      MCP server on stdio (tools call the pith server)
 
 Plans: ${PLAN_IDS.join(', ')}. Admin commands work directly on the configured store (DATA_DIR / DATABASE_URL).

@@ -181,6 +181,7 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
         include: z.array(z.string()).optional().describe('Only URLs matching one of these patterns'),
         exclude: z.array(z.string()).optional().describe('Drop URLs matching one of these patterns'),
         search: z.string().optional().describe('Rank links by relevance to this query'),
+        same_domain: z.boolean().optional().describe("Keep only URLs of the page's registrable domain (default true)"),
       },
     },
     (args) => run(async () => {

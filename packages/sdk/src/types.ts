@@ -122,6 +122,8 @@ export interface MapRequest {
   exclude?: string[];
   /** Rank links by relevance to this query. */
   search?: string;
+  /** Keep only URLs of the page's registrable domain (default true). */
+  same_domain?: boolean;
 }
 
 export interface MapLink {
