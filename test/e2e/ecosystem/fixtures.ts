@@ -26,7 +26,7 @@ export interface FixtureSite extends Site {
   openGates(): void;
 }
 
-/** A loopback site: `/article.html`, `/docs/*.html`, `/missing` (404), `/slow…` (gated), robots 404, a sitemap. */
+/** A loopback site: `/article.html`, `/docs/*.html`, `/shell.html` (JS shell), `/missing` (404), `/slow…` (gated), robots 404, a sitemap. */
 export async function startFixtureSite(): Promise<FixtureSite> {
   const gates: Array<() => void> = [];
   let origin = '';
@@ -39,6 +39,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
         .end(
           `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${origin}/article.html</loc></url><url><loc>${origin}/docs/one.html</loc></url></urlset>`,
         );
+    }
+    if (path === '/shell.html') {
+      return void res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><html lang="en"><head><title>Shell app</title></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script src="/static/js/main.js"></script></body></html>');
     }
     if (path === '/missing') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>nope</h1>');
     if (path.startsWith('/slow')) await new Promise<void>((resolve) => gates.push(resolve));

@@ -108,6 +108,20 @@ describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in C
     expect(pageErrors).toEqual([]);
   });
 
+  it('shows the warnings of a JavaScript shell page', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const page = await context.newPage();
+    await page.goto(`${svc.baseUrl}/?url=${encodeURIComponent(`${site.origin}/shell.html`)}`);
+    expect(await page.inputValue('#url')).toBe(`${site.origin}/shell.html`);
+    await page.fill('#key', apiKey);
+    await page.click('#read');
+    await page.waitForSelector('#warnings:not([hidden])');
+    expect(await page.textContent('#warning-list')).toContain('JS_SHELL: the page looks like a JavaScript shell');
+    expect(await page.textContent('#metadata')).toContain('Shell app');
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows the error code and request id when the key is wrong', async () => {
     const page = await context.newPage();
     await page.goto(`${svc.baseUrl}/`);
