@@ -239,6 +239,8 @@ function blockText(block: Block, field: 'text' | 'md'): string {
     const next = line[field];
     if (!text) text = next;
     else if (/\p{L}[-\u00AD]$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
+    // An all-capitals word broken over a line (OP- TIONAL) joins too.
+    else if (/\p{Lu}{2}-$/u.test(text) && /^\p{Lu}/u.test(next)) text = text.slice(0, -1) + next;
     else if (CJK_END.test(text) && CJK_START.test(next)) text += next;
     else text += ` ${next}`;
   }

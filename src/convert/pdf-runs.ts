@@ -108,13 +108,18 @@ function renderParts(parts: Part[]): Pick<Fragment, 'text' | 'md' | 'monoChars' 
     }
     span = null;
   };
-  for (const part of parts) {
+  const isMono = (part: Part | undefined): boolean => part !== undefined && part.mono && /[^.\s]/.test(part.text);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as Part;
     const gap = part.space && !text.endsWith(' ') && !part.text.startsWith(' ') ? ' ' : '';
     text += gap + part.text;
     const visible = part.text.replace(/\s/g, '').length;
     chars += visible;
-    // Dot leaders and other punctuation-only runs in a fixed-pitch font are not code.
-    const mono = part.mono && /[^.\s]/.test(part.text);
+    // Dot leaders and other punctuation-only runs in a fixed-pitch font are not code; a
+    // run glued between two fixed-pitch runs (a variable in a code string) stays in the span.
+    const next = parts[i + 1];
+    const glued = span !== null && !part.space && next !== undefined && !next.space && isMono(next);
+    const mono = isMono(part) || glued;
     if (mono && visible > 0) {
       monoChars += visible;
       if (span === null) {

@@ -58,3 +58,22 @@ describe('layoutPdf, scripts without spaces', () => {
     expect(markdown).toBe('日本語の文章は空白なしで続く。\n');
   });
 });
+
+describe('layoutPdf, fixed-pitch text', () => {
+  const mono = (x: number, y: number, text: string): PdfTextItem => ({ ...run(x, y, text), mono: true });
+
+  it('keeps a variable-width run glued between fixed-pitch runs inside one code span', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, 'Use'), mono(92, 100, '"'), run(97, 100, 'YYMMDD'), mono(127, 100, '"'), run(135, 100, 'here.')])]);
+    expect(markdown).toBe('Use `"YYMMDD"` here.\n');
+  });
+
+  it('makes whole fixed-pitch lines a fenced block with indentation', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, 'Example:'), mono(72, 116, 'if (x) {'), mono(84, 128, 'y();'), mono(72, 140, '}'), run(72, 170, 'Done.')])]);
+    expect(markdown).toBe('Example:\n\n```\nif (x) {\n  y();\n}\n```\n\nDone.\n');
+  });
+
+  it('joins an all-capitals word hyphenated over a line', () => {
+    const { markdown } = layoutPdf([page([run(72, 100, 'If it is OP-'), run(72, 112, 'TIONAL, skip it.')])]);
+    expect(markdown).toBe('If it is OPTIONAL, skip it.\n');
+  });
+});
