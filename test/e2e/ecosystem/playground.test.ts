@@ -1,8 +1,9 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium } from 'playwright-core';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestService, startService } from '../../helpers/service.js';
 import { type FixtureSite, startFixtureSite } from './fixtures.js';
@@ -24,6 +25,19 @@ const FLAGS = [
   '--disable-sync',
 ];
 const SCREENSHOT = fileURLToPath(new URL('../../../docs/img/playground.png', import.meta.url));
+const SDK_SRC = fileURLToPath(new URL('../../../packages/sdk/src/', import.meta.url));
+
+/** The SDK's modules as the browser gets them: TypeScript transpiled to ES2022, nothing bundled in. */
+function sdkModules(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const name of readdirSync(SDK_SRC).filter((f) => f.endsWith('.ts'))) {
+    const { outputText } = ts.transpileModule(readFileSync(join(SDK_SRC, name), 'utf8'), {
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
+    });
+    out.set(name.replace(/\.ts$/, '.js'), outputText);
+  }
+  return out;
+}
 
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium && !process.env.CI) {
@@ -134,6 +148,37 @@ describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in C
     await page.close();
     // the 401 itself is logged by Chromium as a failed resource; anything else is a bug
     expect(pageErrors.filter((e) => !e.includes('401'))).toEqual([]);
+  });
+
+  it('runs @pith/sdk in the browser: read with billing, typed errors', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const modules = sdkModules();
+    const page = await context.newPage();
+    await page.route(`${svc.baseUrl}/sdk-under-test/*`, (route) => {
+      const name = new URL(route.request().url()).pathname.split('/').pop() ?? '';
+      const body = modules.get(name);
+      return body === undefined ? route.fulfill({ status: 404 }) : route.fulfill({ status: 200, contentType: 'text/javascript', body });
+    });
+    await page.goto(`${svc.baseUrl}/docs`);
+    // a string, not a function: the test runner would rewrite a function's import()
+    const script = `(async () => {
+      const sdk = await import('/sdk-under-test/index.js');
+      const client = new sdk.PithClient({ baseUrl: location.origin, apiKey: ${JSON.stringify(apiKey)} });
+      const read = await client.read(${JSON.stringify(`${site.origin}/article.html`)});
+      const failure = await new sdk.PithClient({ baseUrl: location.origin, apiKey: 'pk_wrong' }).usage().catch((e) => e);
+      return {
+        markdown: read.markdown,
+        billed: read.billing.billed,
+        errorIsTyped: failure instanceof sdk.UnauthorizedError && failure instanceof sdk.PithError,
+        errorCode: failure.code,
+      };
+    })()`;
+    const result = (await page.evaluate(script)) as { markdown: string; billed: string | null; errorIsTyped: boolean; errorCode: string };
+    expect(result.markdown).toContain('## Why Markdown');
+    expect(result.billed).toBe('plan');
+    expect(result.errorIsTyped).toBe(true);
+    expect(result.errorCode).toBe('UNAUTHORIZED');
+    await page.close();
   });
 
   it('renders the API reference at /docs from /openapi.json with nothing loaded from outside', async () => {
