@@ -29,7 +29,18 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-export async function runClientCommand(command: string, args: ParsedArgs, io: CliIo): Promise<number> {
+/** Flags that take no value: `pith read --json <url>` must not read the URL as the flag's value. */
+const BOOLEAN_FLAGS = ['json', 'quiet', 'fresh'];
+
+export async function runClientCommand(command: string, parsed: ParsedArgs, io: CliIo): Promise<number> {
+  const args: ParsedArgs = { positionals: [...parsed.positionals], options: new Map(parsed.options) };
+  for (const flag of BOOLEAN_FLAGS) {
+    const value = args.options.get(flag);
+    if (typeof value === 'string') {
+      args.positionals.push(value);
+      args.options.set(flag, true);
+    }
+  }
   const url = args.positionals[1];
   if (!url) throw new UsageError(`missing <url>: pith ${command} <url>`);
   if (args.positionals.length > 2) throw new UsageError(`pith ${command} takes one <url>`);

@@ -31,7 +31,7 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
   });
 
   it('prints the read JSON with --json and nothing on stderr with --quiet', async () => {
-    const run = await pith(['read', `${site.origin}/article.html`, '--json', '--quiet'], LOOPBACK);
+    const run = await pith(['read', '--json', `${site.origin}/article.html`, '--quiet'], LOOPBACK);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const body = JSON.parse(run.stdout);
