@@ -68,7 +68,7 @@ export const PATTERNS = {
     /-ad-|hidden|^hid$|\shid$|\shid\s|^hid\s|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|newsletter|subscri|cookie|consent|recommend|trending|taboola|caption|credit/,
   byline: /byline|author|dateline|\bmeta\b|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
   boilerplateText:
-    /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like|recommended( for you)?|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|story continues below.*|article continues below.*)$/i,
+    /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like[.:…!]*|recommended( for you)?|read next[.:…]*|more stories|most popular|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|story continues below.*|article continues below.*)$/i,
   unlikelyRoles: /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog|banner|contentinfo|search)$/,
   shareOrSocial: /share|social|sharing|follow-us/,
 } as const;
@@ -526,9 +526,61 @@ function pruneContent(
       if (isElement(c)) stack.push(c);
     }
   }
+  dropTrailingLinks(roots, drop, stats, rootText);
   // One byline is the article's (dropped when metadata already names the author); many are a thread's author lines.
   if (bylines.length < THREAD_BYLINE_COUNT && (authorKnown || bylines.length > 1)) for (const b of bylines) drop.add(b);
   return drop;
+}
+
+const LEAF_BLOCKS = new Set(['p', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'dd']);
+/** A trailing block is a "read next" link when links make up this share of its text. */
+const TRAILING_LINK_DENSITY = 0.8;
+/** Trailing link blocks are removed only while they add up to less than this share of the content. */
+const TRAILING_LINKS_MAX_SHARE = 0.3;
+
+/**
+ * "You may also like" runs: paragraphs or items that are nothing but a link, after the last
+ * prose block. Pages made of links (listings) keep theirs: the run must end real prose.
+ */
+function dropTrailingLinks(roots: Element[], drop: Set<Element>, stats: StatsMap, rootText: number): void {
+  const leaves: Element[] = [];
+  const stack: Element[] = [...roots].reverse();
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (drop.has(el)) continue;
+    const s = stats.get(el);
+    if (!s) continue;
+    if (LEAF_BLOCKS.has(el.name) && !s.hasBlock) {
+      leaves.push(el);
+      continue;
+    }
+    if (el.name === 'pre' || el.name === 'table' || el.name === 'figure') {
+      leaves.push(el);
+      continue;
+    }
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  let i = leaves.length - 1;
+  let removed = 0;
+  const run: Element[] = [];
+  for (; i >= 0; i--) {
+    const el = leaves[i] as Element;
+    const s = stats.get(el) as ElementStats;
+    const linky = s.textLen > 0 && s.linkLen / s.textLen >= TRAILING_LINK_DENSITY && s.textLen < 200;
+    const label = s.textLen <= BOILERPLATE_TEXT_MAX && PATTERNS.boilerplateText.test(collapseWhitespace(textOf(el)));
+    if (!linky && !label && s.textLen > 0) break;
+    run.push(el);
+    removed += s.textLen;
+  }
+  const prose = leaves.slice(0, i + 1).filter((el) => {
+    const s = stats.get(el) as ElementStats;
+    return s.textLen >= 80 && linkDensity(s) < 0.3;
+  }).length;
+  if (run.length >= 2 && prose >= 3 && removed < rootText * TRAILING_LINKS_MAX_SHARE) for (const el of run) drop.add(el);
 }
 
 function shouldDrop(el: Element, stats: StatsMap, unlikely: Set<Element>, flags: number): boolean {

@@ -74,6 +74,13 @@ describe('main content', () => {
     for (let i = 0; i < 8; i++) expect(out).toContain(`[Product ${i}](https://x.test/p/${i})`);
   });
 
+  it('drops a trailing run of "you may also like" links but not a listing', () => {
+    const more = ['One', 'Two', 'Three'].map((t) => `<p><a href="/${t}">Another story number ${t}</a></p>`).join('');
+    const out = htmlToMarkdown(`<body><article>${P(4)}<p>You may also like...</p>${more}</article></body>`, 'https://x.test/').markdown;
+    expect(out).toContain('Paragraph 3 of the story');
+    expect(out).not.toMatch(/may also like|Another story/);
+  });
+
   it('keeps data tables and code blocks inside the content', () => {
     const html = `<body><article>${P(3)}<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table><pre><code class="language-sh">ls</code></pre>${P(2)}</article></body>`;
     const out = htmlToMarkdown(html, 'https://x.test/').markdown;
