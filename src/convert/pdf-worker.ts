@@ -12,6 +12,15 @@ import type { PdfOutlineEntry, PdfPage } from './pdf-layout.js';
 const require = createRequire(import.meta.url);
 const PDFJS_URL = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href;
 const PDFJS_WORKER_URL = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs')).href;
+/** Whether pdf.js will find its optional canvas package (installs may omit optional deps). */
+const HAS_CANVAS = ((): boolean => {
+  try {
+    createRequire(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).resolve('@napi-rs/canvas');
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 /**
  * Runs inside the worker thread (plain JS: it must load under tsx, vitest and the built
@@ -22,6 +31,13 @@ const { parentPort, workerData } = require('node:worker_threads');
 let loaded = null;
 function load() {
   loaded = loaded || (async () => {
+    // pdf.js builds a DOMMatrix at load time and polyfills it from its optional
+    // @napi-rs/canvas dependency; without that package a stand-in suffices (no rendering here).
+    if (typeof globalThis.DOMMatrix === 'undefined' && (!workerData.hasCanvas || workerData.forceMatrixStub)) {
+      globalThis.DOMMatrix = class DOMMatrix {
+        constructor() { Object.assign(this, { a: 1, b: 0, c: 0, d: 1, e: 0, f: 0 }); }
+      };
+    }
     globalThis.pdfjsWorker = await import(workerData.workerUrl);
     return import(workerData.pdfjsUrl);
   })();
@@ -128,10 +144,10 @@ export type PdfWorkerMessage =
   | { type: 'error'; name: string; message: string };
 
 /** A fresh extraction worker with a heap cap (the decoded PDF lives in this heap). */
-export function spawnPdfWorker(maxHeapMb: number): Worker {
+export function spawnPdfWorker(maxHeapMb: number, options: { forceMatrixStub?: boolean } = {}): Worker {
   return new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { pdfjsUrl: PDFJS_URL, workerUrl: PDFJS_WORKER_URL },
+    workerData: { pdfjsUrl: PDFJS_URL, workerUrl: PDFJS_WORKER_URL, hasCanvas: HAS_CANVAS, forceMatrixStub: options.forceMatrixStub === true },
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, stackSizeMb: 4 },
     stdout: true,
     stderr: true,

@@ -4,7 +4,7 @@ import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { convertDocument } from '../../../src/convert/index.js';
 import { pdfToMarkdown } from '../../../src/convert/pdf.js';
-import { PdfWorkerPool } from '../../../src/convert/pdf-worker.js';
+import { PdfWorkerPool, runPdfJob, spawnPdfWorker } from '../../../src/convert/pdf-worker.js';
 import { ServiceError } from '../../../src/errors.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'formats');
@@ -216,5 +216,23 @@ describe('PDF metadata from XMP and the catalog', () => {
     const result = await pdfToMarkdown(pdfWithXmp(xmp, 'Bonjour le monde'));
     expect(result.markdown).toBe('Bonjour le monde\n');
     expect(result.metadata).toMatchObject({ title: 'Rapport annuel', author: 'Marie Curie', description: 'Un resume', language: 'fr-CA', page_count: 1 });
+  });
+});
+
+describe('pdf.js without its optional canvas package', () => {
+  it('still extracts text with the DOMMatrix stand-in', async () => {
+    const worker = spawnPdfWorker(256, { forceMatrixStub: true });
+    const messages: string[] = [];
+    const data = new Uint8Array(fixture('encrypted-owner-only.pdf'));
+    const job = runPdfJob(worker, { data, maxPages: 5, maxStreamBytes: 1 << 26, maxTotalBytes: 1 << 28 }, (msg) => {
+      if (msg.type === 'page') messages.push(msg.items.map((i) => i.text).join(' '));
+      if (msg.type === 'error') messages.push(`error: ${msg.message}`);
+    }, () => messages.push('crash'));
+    try {
+      expect(await job.finished).toBe(true);
+      expect(messages.join(' ')).toContain('Anyone can open this file');
+    } finally {
+      await worker.terminate();
+    }
   });
 });
