@@ -18,6 +18,7 @@ import { createMemoryCache } from './memory-cache.js';
  * the engine in this process (no server, no account, same SSRF guard); with `--remote`
  * they call a pith server through @pith/sdk.
  */
+
 /** Exit codes of the client commands (README "CLI"). */
 export const EXIT = { OK: 0, FAILED: 1, USAGE: 2, UNREACHABLE: 3, LIMITED: 4 } as const;
 const LIMIT_CODES = new Set(['RATE_LIMITED', 'PAYMENT_REQUIRED', 'CONCURRENT_LIMIT']);
