@@ -73,6 +73,7 @@ describe('POST /v1/read with documents beyond HTML', () => {
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject({ status: 'error', code });
     expect(res.text).not.toMatch(/at .*\.(ts|js|mjs):\d+/);
-    if (code === 'UNSUPPORTED_TYPE') expect(res.json.message).toContain('image/png');
+    if (code === 'UNSUPPORTED_TYPE') expect(res.json).toMatchObject({ message: 'content type image/png (served as text/html) is not supported', detected_type: 'image/png' });
+    if (path.includes('encrypted')) expect(res.json.reason).toBe('pdf_password_required');
   });
 });
