@@ -173,7 +173,11 @@ export class PithClient {
         requestId: billing.requestId,
       });
     }
-    throw errorFromEnvelope(response.status, parsed, billing.requestId);
+    const error = errorFromEnvelope(response.status, parsed, billing.requestId);
+    const header = response.headers.get('retry-after');
+    // Proxies may answer 429/503 with only the header: keep it as the envelope's retry_after.
+    if (error.retryAfter === null && header !== null) error.fields.retry_after = /^\d+$/.test(header) ? Number(header) : header;
+    throw error;
   }
 
   /** How long to wait before retrying `err`, or null to give up. */

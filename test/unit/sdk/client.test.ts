@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { ConcurrentLimitError, ConnectionError, type FetchLike, PithClient, type RetryInfo, ServiceUnavailableError } from '../../../packages/sdk/src/index.js';
+
+/** A fetch that answers from a list and records what it was asked. */
+function scripted(answers: Array<() => Response>) {
+  const calls: Array<{ url: string; init: RequestInit }> = [];
+  const fetch: FetchLike = async (url, init) => {
+    calls.push({ url, init });
+    const next = answers.shift();
+    if (!next) throw new Error('no more answers');
+    return next();
+  };
+  return { fetch, calls };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+describe('PithClient (scripted fetch)', () => {
+  it('sends the key, JSON body and request id to baseUrl without a doubled slash', async () => {
+    const { fetch, calls } = scripted([json(200, { status: 'success', account_id: 'acc_1' }, { 'x-request-id': 'r1' })]);
+    const client = new PithClient({ baseUrl: 'http://pith.test///', apiKey: 'pk_abc', fetch });
+    const usage = await client.usage({ requestId: 'r1' });
+    expect(usage.account_id).toBe('acc_1');
+    expect(usage.billing.requestId).toBe('r1');
+    expect(calls[0]?.url).toBe('http://pith.test/v1/usage');
+    expect(calls[0]?.init.headers).toMatchObject({ authorization: 'Bearer pk_abc', 'x-request-id': 'r1' });
+    expect(calls[0]?.init.body).toBeUndefined();
+  });
+
+  it('takes retry_after from the Retry-After header when the envelope has none', async () => {
+    const { fetch, calls } = scripted([
+      json(429, { status: 'error', code: 'CONCURRENT_LIMIT', message: 'busy', request_id: 'r2' }, { 'retry-after': '1' }),
+      json(200, { status: 'success', url: 'u', markdown: 'm' }),
+    ]);
+    const retries: RetryInfo[] = [];
+    const client = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch, retry: { baseDelayMs: 1, onRetry: (i) => void retries.push(i) } });
+    const result = await client.read('http://example.test/');
+    expect(result.markdown).toBe('m');
+    expect(calls).toHaveLength(2);
+    expect(retries[0]?.error).toBeInstanceOf(ConcurrentLimitError);
+    expect(retries[0]?.error.retryAfter).toBe(1);
+    expect(retries[0]?.delayMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('gives up after maxRetries and throws the last typed error', async () => {
+    const busy = json(429, { status: 'error', code: 'CONCURRENT_LIMIT', message: 'busy', request_id: 'r', retry_after: 0 });
+    const { fetch, calls } = scripted([busy, busy, busy]);
+    const client = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch, retry: { maxRetries: 2, baseDelayMs: 1 } });
+    await expect(client.read('http://example.test/')).rejects.toBeInstanceOf(ConcurrentLimitError);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('does not retry other codes, and maps a non-JSON answer to ConnectionError', async () => {
+    const { fetch, calls } = scripted([
+      json(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'store down', request_id: 'r3' }),
+      () => new Response('<html>bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
+    ]);
+    const client = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch });
+    const down = await client.read('http://example.test/').catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(ServiceUnavailableError);
+    expect(down).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, requestId: 'r3' });
+    const proxy = await client.read('http://example.test/').catch((e: unknown) => e);
+    expect(proxy).toBeInstanceOf(ConnectionError);
+    expect(proxy).toMatchObject({ code: 'CONNECTION_ERROR', status: 502 });
+    expect(calls).toHaveLength(2);
+  });
+});
