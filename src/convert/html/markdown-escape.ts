@@ -45,7 +45,8 @@ export function escapeText(s: string): string {
         out += /^&(?:#\d+|#x[\da-f]+|\w+);/i.test(s.slice(i, i + 12)) ? '\\&' : '&';
         break;
       case '~':
-        out += next === '~' || prev === '~' ? '\\~' : '~';
+        // GFM strikes through text between single or double tildes.
+        out += isSpace(prev) && isSpace(next) ? '~' : '\\~';
         break;
       case ']':
         out += next === '(' || next === '[' || next === ':' ? '\\]' : ']';

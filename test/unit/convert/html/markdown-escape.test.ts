@@ -15,6 +15,7 @@ describe('minimal escaping', () => {
     expect(escapeText('<div>')).toBe('\\<div>');
     expect(escapeText('&copy;')).toBe('\\&copy;');
     expect(escapeText('~~gone~~')).toBe('\\~\\~gone\\~\\~');
+    expect(escapeText('~struck~')).toBe('\\~struck\\~');
     expect(escapeText('[a](b)')).toBe('[a\\](b)');
   });
 
