@@ -1,31 +1,7 @@
-import type { Account, AccountStore, ApiKeyRecord, PlanId } from '../types.js';
+import { type AccountRow, type KeyRow, iso, toAccount, toKey } from '../rows.js';
+import type { AccountStore } from '../types.js';
 import { guard, queryRows, type PgPool } from './db.js';
 
-interface AccountRow {
-  id: string;
-  name: string | null;
-  plan: string;
-  created_at: string;
-}
-interface KeyRow {
-  id: string;
-  account_id: string;
-  prefix: string;
-  name: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r.plan as PlanId, createdAt: r.created_at });
-const toKey = (r: KeyRow): ApiKeyRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  prefix: r.prefix,
-  name: r.name,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** Accounts and API keys; `s` is the quoted schema. Keys are looked up by SHA-256 hash only. */
 export function postgresAccounts(pool: PgPool, s: string): AccountStore {

@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { ChargeRequest, ChargeResult, CreditSource, LedgerEntry, LedgerStore, RefundRequest, RefundResult } from '../types.js';
+import { iso } from '../rows.js';
 import { guard, num, queryRows, transaction, type PgPool } from './db.js';
 
 interface LedgerRow {
@@ -23,7 +24,6 @@ interface Usage {
   boughtBalance: number;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
  * Credits ledger and counters. A charge or refund is one transaction — one call of a

@@ -18,6 +18,7 @@ import type {
   SlotStore,
   Stores,
 } from '../types.js';
+import { type AccountRow, type KeyRow, iso, toAccount, toKey } from '../rows.js';
 import { migrate } from './migrations.js';
 
 /**
@@ -57,31 +58,6 @@ function guard<T>(fn: () => T): T {
   }
 }
 
-interface AccountRow {
-  id: string;
-  name: string | null;
-  plan: string;
-  created_at: string;
-}
-interface KeyRow {
-  id: string;
-  account_id: string;
-  prefix: string;
-  name: string | null;
-  created_at: string;
-  revoked_at: string | null;
-}
-
-const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r.plan as PlanId, createdAt: r.created_at });
-const toKey = (r: KeyRow): ApiKeyRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  prefix: r.prefix,
-  name: r.name,
-  createdAt: r.created_at,
-  revokedAt: r.revoked_at,
-});
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 function sqliteAccounts(db: Database.Database): AccountStore {
   const insertAccount = db.prepare('INSERT INTO accounts (id, name, plan, created_at) VALUES (?, ?, ?, ?)');
