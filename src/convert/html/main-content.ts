@@ -61,7 +61,7 @@ const HEADER_INTRO_LEN = 120;
 
 export const PATTERNS = {
   unlikely:
-    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|paywall|popup|promo|related|remark|replies|reply-?box|reply-?form|respond|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|yom-remote/,
+    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|popup|promo|related|remark|replies|reply-?box|reply-?form|respond|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|yom-remote/,
   maybeCandidate: /and|article|body|column|content|main|mathjax|shadow|post|entry|story|thread|answer|question|product|docs/,
   positive: /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
   negative:
