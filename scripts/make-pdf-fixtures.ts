@@ -217,6 +217,23 @@ async function codeManual(): Promise<void> {
   await save(doc, join(OUT, 'code-manual.pdf'));
 }
 
+/** Tables: a small one between paragraphs, then a page-wide one (its columns look like page columns). */
+async function tables(): Promise<void> {
+  const doc = newDoc({ info: { Title: 'Regional results' } });
+  doc.font('Helvetica').fontSize(11).text('Quarterly results are summarised in the table below, by region and quarter.', 72, 72, { width: 468 });
+  const rows = [['Region', 'Q1', 'Q2', 'Change'], ['North', '12.5', '13.1', '+4.8%'], ['South | East', '9.0', '8.7', '-3.3%'], ['West', '15.2', '16.0', '+5.3%']];
+  rows.forEach((r, i) => {
+    doc.font(i === 0 ? 'Helvetica-Bold' : 'Helvetica');
+    r.forEach((c, j) => doc.text(c, 72 + j * 110, 110 + i * 16, { lineBreak: false }));
+  });
+  doc.font('Helvetica').text('Growth was strongest in the West, as the last column shows.', 72, 190, { width: 468 });
+  doc.addPage();
+  for (let i = 0; i < 12; i++) {
+    [`Item ${i}`, String(i * 3), String((i * 7) % 11), i % 2 ? 'yes' : 'no'].forEach((c, j) => doc.text(c, 72 + j * 120, 72 + i * 16, { lineBreak: false }));
+  }
+  await save(doc, join(OUT, 'tables.pdf'));
+}
+
 /** A grayscale PNG (a scan-like page of noise and dark "text" stripes). */
 function scanPng(width: number, height: number, seed: number): Buffer {
   const rand = rng(seed);
@@ -323,6 +340,7 @@ async function main(): Promise<void> {
   await report(join(OUT, 'report-50.pdf'), 50, 11);
   await imageOnly();
   await codeManual();
+  await tables();
   await encrypted();
   corrupted();
   hostile();

@@ -8,7 +8,14 @@ import { BASELINE_TOLERANCE, type Fragment, maxOf, median, minOf } from './pdf-r
 export interface Line extends Fragment {
   page: number;
   column: number;
+  /** Set when the line is a whole table: rows of cells (inline Markdown). */
+  table?: string[][];
 }
+
+/** Rows a table needs at least (header included). */
+const MIN_TABLE_ROWS = 3;
+/** A cell narrower than this many font sizes is short (a text-column line is longer). */
+const SHORT_CELL_EMS = 12;
 
 export interface Gutter {
   start: number;
@@ -72,9 +79,24 @@ export function orderLines(fragments: Fragment[], page: number, gutters: Gutter[
   const spans = (f: Fragment): boolean => gutters.some((g) => f.x0 < g.start && f.x1 > g.end);
   const out: Line[] = [];
   let band: Fragment[] = [];
+  const tableLine = (rows: Fragment[][], colOf: (f: Fragment) => number, columns: number): Line => tableToLine(rows, colOf, columns, page);
+  const bandTable = (fragments: Fragment[], gs: Gutter[], colOf: (f: Fragment) => number): Line | null => {
+    const rows = rowsOf(fragments);
+    if (mostlyMono(fragments) || rows.length < MIN_TABLE_ROWS || rows.filter((r) => new Set(r.map(colOf)).size >= 2).length < rows.length * 0.7) return null;
+    // Text columns are filled with lines of 15+ ems; table cells are mostly short.
+    const short = fragments.filter((f) => f.x1 - f.x0 < SHORT_CELL_EMS * f.size).length;
+    // Lines of running text often start in lower case (a sentence continuing); cells rarely do.
+    const lower = fragments.filter((f) => /^\p{Ll}/u.test(f.text)).length;
+    return short >= fragments.length * 0.7 && lower < fragments.length * 0.35 ? tableLine(rows, colOf, gs.length + 1) : null;
+  };
   const flush = (): void => {
-    for (let col = 0; col <= gutters.length; col++) {
-      out.push(...mergeBaselines(band.filter((f) => columnOf(f) === col), page, col));
+    // A band whose rows line up across the columns, with short cells, is one table.
+    const table = gutters.length > 0 ? bandTable(band, gutters, columnOf) : null;
+    if (table) out.push(table);
+    else {
+      for (let col = 0; col <= gutters.length; col++) {
+        out.push(...mergeBaselines(band.filter((f) => columnOf(f) === col), page, col));
+      }
     }
     band = [];
   };
@@ -88,12 +110,106 @@ export function orderLines(fragments: Fragment[], page: number, gutters: Gutter[
   return out;
 }
 
+/** Fragments grouped by baseline, top-down, each row left to right. */
+function rowsOf(fragments: Fragment[]): Fragment[][] {
+  const rows: Fragment[][] = [];
+  for (const f of [...fragments].sort((a, b) => a.y - b.y || a.x0 - b.x0)) {
+    const row = rows[rows.length - 1];
+    const anchor = row?.[0];
+    if (row && anchor && Math.abs(f.y - anchor.y) <= BASELINE_TOLERANCE * Math.max(f.size, anchor.size)) row.push(f);
+    else rows.push([f]);
+  }
+  return rows;
+}
+
+function tableToLine(rows: Fragment[][], columnOf: (f: Fragment) => number, columns: number, page: number): Line {
+  const all = rows.flat();
+  const cells = rows.map((row) => {
+    const out = Array.from({ length: columns }, () => '');
+    for (const f of row) {
+      const col = Math.min(columns - 1, columnOf(f));
+      out[col] = out[col] ? `${out[col]} ${f.md}` : f.md;
+    }
+    return out;
+  });
+  const first = all[0] as Fragment;
+  return {
+    x0: minOf(all.map((f) => f.x0)),
+    x1: maxOf(all.map((f) => f.x1)),
+    y: first.y,
+    size: first.size,
+    text: rows.map((r) => r.map((f) => f.text).join(' ')).join(' '),
+    md: '',
+    monoChars: 0,
+    chars: all.reduce((n, f) => n + f.chars, 0),
+    page,
+    column: -1,
+    table: cells,
+  };
+}
+
+/**
+ * Runs of at least MIN_TABLE_ROWS consecutive rows of two or more fragments whose
+ * x-extents leave common vertical gaps: a table inside one column. Returns the rows
+ * split into table runs and plain rows, in order.
+ */
+function splitTables(rows: Fragment[][]): Array<{ table: boolean; rows: Fragment[][] }> {
+  const parts: Array<{ table: boolean; rows: Fragment[][] }> = [];
+  let i = 0;
+  while (i < rows.length) {
+    let j = i;
+    while (j < rows.length && (rows[j]?.length ?? 0) >= 2) j++;
+    if (j - i >= MIN_TABLE_ROWS && !mostlyMono(rows.slice(i, j).flat()) && separators(rows.slice(i, j).flat()).length > 0) {
+      parts.push({ table: true, rows: rows.slice(i, j) });
+      i = j;
+    } else {
+      const end = Math.max(j, i + 1);
+      parts.push({ table: false, rows: rows.slice(i, end) });
+      i = end;
+    }
+  }
+  return parts;
+}
+
+/** Aligned columns in a fixed-pitch font are code (a struct, a help text), not a table. */
+function mostlyMono(fragments: Fragment[]): boolean {
+  const chars = fragments.reduce((n, f) => n + f.chars, 0);
+  return chars > 0 && fragments.reduce((n, f) => n + f.monoChars, 0) / chars >= 0.5;
+}
+
+/** x positions of the vertical gaps no fragment crosses (the union of their extents). */
+function separators(fragments: Fragment[]): number[] {
+  const sorted = [...fragments].sort((a, b) => a.x0 - b.x0);
+  const cuts: number[] = [];
+  let reach = sorted[0]?.x1 ?? 0;
+  for (const f of sorted) {
+    if (f.x0 - reach > 0.5 * f.size) cuts.push((reach + f.x0) / 2);
+    reach = Math.max(reach, f.x1);
+  }
+  return cuts;
+}
+
 function mergeBaselines(fragments: Fragment[], page: number, column: number): Line[] {
+  const out: Line[] = [];
+  for (const part of splitTables(rowsOf(fragments))) {
+    if (part.table) {
+      const cuts = separators(part.rows.flat());
+      out.push(tableToLine(part.rows, (f) => cuts.filter((c) => (f.x0 + f.x1) / 2 > c).length, cuts.length + 1, page));
+    } else out.push(...mergeRows(part.rows.flat(), page, column));
+  }
+  return out;
+}
+
+function mergeRows(fragments: Fragment[], page: number, column: number): Line[] {
   const lines: Line[] = [];
   for (const f of fragments) {
     const last = lines[lines.length - 1];
     if (last && Math.abs(f.y - last.y) <= BASELINE_TOLERANCE * Math.max(f.size, last.size)) {
-      last.text += ` ${f.text}`;
+      // Fixed-pitch text keeps its alignment: the gap becomes as many spaces as it is wide.
+      const charWidth = f.text.length > 0 ? (f.x1 - f.x0) / f.text.length : f.size * 0.6;
+      const mono = f.monoChars >= f.chars * 0.9 && last.monoChars >= last.chars * 0.9;
+      const gap = mono && charWidth > 0 ? ' '.repeat(Math.min(80, Math.max(1, Math.round((f.x0 - last.x1) / charWidth)))) : ' ';
+      last.text += `${gap}${f.text}`;
       last.md += ` ${f.md}`;
       last.monoChars += f.monoChars;
       last.chars += f.chars;

@@ -42,7 +42,7 @@ interface Block {
   page: number;
   lines: Line[];
   size: number;
-  kind: 'paragraph' | 'bullet' | 'numbered' | 'code';
+  kind: 'paragraph' | 'bullet' | 'numbered' | 'code' | 'table';
 }
 
 /** A bookmark of the document outline: its title and depth (0 = top level). */
@@ -100,6 +100,11 @@ function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, numbe
   let closed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as Line;
+    if (line.table) {
+      block = { page: line.page, lines: [line], size: line.size, kind: 'table' };
+      blocks.push(block);
+      continue;
+    }
     if (isCode(line) && !inlineCodeLine(block, line, lines[i + 1], spacing)) {
       // Fixed-pitch lines form a code block; code is often set with looser line spacing.
       const prev = block?.lines[block.lines.length - 1];
@@ -115,7 +120,7 @@ function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, numbe
     const numbered = !bullet && NUMBERED.test(line.text) && roundSize(line.size) <= bodySize * HEADING_RATIO;
     // A line that is a bookmark title stands alone (it becomes a heading).
     const bookmark = outline.has(headingKey(line.text));
-    if (!block || closed || bookmark || block.kind === 'code' || startsNewBlock(block, line, bodySize, spacing) || bullet || numbered) {
+    if (!block || closed || bookmark || block.kind === 'code' || block.kind === 'table' || startsNewBlock(block, line, bodySize, spacing) || bullet || numbered) {
       block = { page: line.page, lines: [line], size: line.size, kind: bullet ? 'bullet' : numbered ? 'numbered' : 'paragraph' };
       blocks.push(block);
     } else block.lines.push(line);
@@ -130,7 +135,7 @@ function isCode(line: Line): boolean {
 
 /** A lone fixed-pitch line running on inside a prose paragraph (a long path, say) is prose. */
 function inlineCodeLine(block: Block | null, line: Line, next: Line | undefined, spacing: Map<number, number>): boolean {
-  if (!block || block.kind === 'code' || (next && isCode(next))) return false;
+  if (!block || block.kind === 'code' || block.kind === 'table' || (next && isCode(next))) return false;
   const prev = block.lines[block.lines.length - 1] as Line;
   const normal = spacing.get(roundSize(prev.size)) ?? prev.size * 1.2;
   return prev.page === line.page && prev.column === line.column && line.y > prev.y && line.y - prev.y <= PARAGRAPH_GAP * normal && !/:$/.test(prev.text);
@@ -166,7 +171,7 @@ function headingLevelsBySize(blocks: Block[], bodySize: number): Map<number, num
   const sizes = new Set<number>();
   for (const b of blocks) {
     const text = blockText(b, 'text');
-    if (b.kind !== 'code' && !DOT_LEADERS.test(text) && roundSize(b.size) >= bodySize * HEADING_RATIO && b.lines.length <= 4 && text.length <= 200 && /\p{L}/u.test(text)) sizes.add(roundSize(b.size));
+    if (b.kind !== 'code' && b.kind !== 'table' && !DOT_LEADERS.test(text) && roundSize(b.size) >= bodySize * HEADING_RATIO && b.lines.length <= 4 && text.length <= 200 && /\p{L}/u.test(text)) sizes.add(roundSize(b.size));
   }
   const sorted = [...sizes].sort((a, b) => b - a);
   return new Map(sorted.map((s, i) => [s, Math.min(6, i + 1)]));
@@ -196,6 +201,10 @@ function renderBlocks(blocks: Block[], levels: Map<number, number>, outline: Map
       out.push(renderCode(block).trimEnd());
       continue;
     }
+    if (block.kind === 'table') {
+      out.push(renderTable(block.lines[0]?.table ?? []));
+      continue;
+    }
     const text = blockText(block, 'text');
     const md = blockText(block, 'md').replace(DOT_LEADER_RUN, ' … ');
     const headingLike = block.kind === 'paragraph' && block.lines.length <= 4 && text.length <= 200 && !DOT_LEADERS.test(text);
@@ -222,6 +231,15 @@ function mergeListRuns(parts: string[]): string[] {
     else merged.push(part);
   }
   return merged;
+}
+
+/** A GFM table; the first row is the header. Pipes in cells are escaped. */
+function renderTable(rows: string[][]): string {
+  const cell = (c: string): string => c.replace(/\|/g, '\\|');
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  const line = (r: string[]): string => `| ${Array.from({ length: width }, (_, i) => cell(r[i] ?? '')).join(' | ')} |`;
+  const [head = [], ...body] = rows;
+  return [line(head), `|${' --- |'.repeat(width)}`, ...body.map(line)].join('\n');
 }
 
 /** A code block: lines kept, indentation rebuilt from x offsets in character widths. */

@@ -77,3 +77,29 @@ describe('layoutPdf, fixed-pitch text', () => {
     expect(markdown).toBe('If it is OPTIONAL, skip it.\n');
   });
 });
+
+describe('layoutPdf, tables', () => {
+  const mono = (x: number, y: number, text: string): PdfTextItem => ({ ...run(x, y, text), mono: true });
+
+  it('turns rows of aligned short cells into a GFM table, pipes escaped', () => {
+    const items = [run(72, 80, 'Intro paragraph that is long enough to span the page width easily.')];
+    [['Name', 'Qty'], ['a|b', '1'], ['c', '22']].forEach((row, i) => row.forEach((cell, j) => items.push(run(72 + j * 150, 110 + i * 14, cell))));
+    const { markdown } = layoutPdf([page(items)]);
+    expect(markdown).toBe('Intro paragraph that is long enough to span the page width easily.\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1 |\n| c | 22 |\n');
+  });
+
+  it('keeps aligned fixed-pitch columns as code, spacing preserved', () => {
+    const items = [0, 1, 2].flatMap((i) => [mono(72, 100 + i * 12, `-${i}`), mono(132, 100 + i * 12, `option ${i}`)]);
+    const { markdown } = layoutPdf([page(items)]);
+    expect(markdown).toBe('```\n-0          option 0\n-1          option 1\n-2          option 2\n```\n');
+  });
+
+  it('never reads two columns of running text as a table', () => {
+    const items: PdfTextItem[] = [];
+    for (let i = 0; i < 8; i++) {
+      items.push(run(72, 100 + i * 12, `left column prose line number ${i} with words`));
+      items.push(run(320, 100 + i * 12, `right column prose line number ${i} with words`));
+    }
+    expect(layoutPdf([page(items)]).markdown).not.toContain('|');
+  });
+});
