@@ -491,6 +491,7 @@ function pruneContent(
   let rootText = 0;
   for (const r of roots) rootText += stats.get(r)?.textLen ?? 0;
   const bylines: Element[] = [];
+  const repeatCache = new Map<ParentNode, Map<string, number>>();
   let titleDropped = false;
   const stack: Element[] = [...roots].reverse();
   while (stack.length > 0) {
@@ -505,8 +506,8 @@ function pruneContent(
       }
     }
     // Merged siblings face the same rules as anything inside the top candidate.
-    const big = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE;
-    if (!protectedEls.has(el) && shouldDrop(el, stats, unlikely, big ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
+    const keepShape = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE || isRepeatedItem(el, stats, repeatCache);
+    if (!protectedEls.has(el) && shouldDrop(el, stats, unlikely, keepShape ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
       drop.add(el);
       continue;
     }
@@ -530,6 +531,34 @@ function pruneContent(
   // One byline is the article's (dropped when metadata already names the author); many are a thread's author lines.
   if (bylines.length < THREAD_BYLINE_COUNT && (authorKnown || bylines.length > 1)) for (const b of bylines) drop.add(b);
   return drop;
+}
+
+/** Siblings sharing a class this often are the items of a listing (deals, products, posts). */
+const REPEATED_ITEM_MIN = 3;
+/** …when each carries at least this much text. */
+const REPEATED_ITEM_MIN_TEXT = 60;
+
+/**
+ * Conditional cleaning looks at one block at a time and takes a product card or a deal box
+ * for a link farm. When several siblings share the element's class and each has some text,
+ * they are the repeated content that is the page.
+ */
+function isRepeatedItem(el: Element, stats: StatsMap, cache: Map<ParentNode, Map<string, number>>): boolean {
+  const cls = el.attribs.class;
+  const parent = el.parent;
+  if (!cls || !isElement(parent)) return false;
+  if ((stats.get(el)?.textLen ?? 0) < REPEATED_ITEM_MIN_TEXT) return false;
+  let counts = cache.get(parent);
+  if (!counts) {
+    counts = new Map();
+    for (const c of parent.children) {
+      if (!isElement(c)) continue;
+      const k = c.attribs.class;
+      if (k && (stats.get(c)?.textLen ?? 0) >= REPEATED_ITEM_MIN_TEXT) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    cache.set(parent, counts);
+  }
+  return (counts.get(cls) ?? 0) >= REPEATED_ITEM_MIN;
 }
 
 const LEAF_BLOCKS = new Set(['p', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'dd']);
