@@ -46,6 +46,7 @@ export async function pdfToMarkdown(body: Buffer, options: PdfOptions = {}): Pro
   const raw = await extractPdf(body, { ...PDF_DEFAULTS, ...options }, options.pool);
   const warnings: Warning[] = [];
   if (raw.stopped) warnings.push({ code: 'TRUNCATED', message: raw.stopped });
+  if (raw.numPages === 0) throw new ServiceError('EXTRACTION_FAILED', 'the PDF has no pages');
   const layout = layoutPdf(raw.pages, raw.outline);
   if (layout.textChars === 0) {
     throw new ServiceError('IMAGE_PDF', `the PDF has no embedded text layer on any of its ${raw.numPages} pages (scanned or image-only); OCR is not offered`);
@@ -88,7 +89,11 @@ async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool
     } else if (msg.type === 'page') raw.pages.push({ width: msg.width, height: msg.height, items: msg.items });
     else if (msg.type === 'done') {
       if (raw.numPages > raw.pages.length) raw.stopped = `PDF cut at ${raw.pages.length} of ${raw.numPages} pages`;
-    } else if (msg.type === 'error') failure = workerError(msg.name, msg.message);
+    } else if (msg.type === 'error') {
+      // A page that fails after others were read costs that page and the rest, not the file.
+      const err = workerError(msg.name, msg.message);
+      fail(`PDF extraction stopped at page ${raw.pages.length + 1}: ${err.message}`, err);
+    }
   };
   const onFailure = (err: Error & { code?: string }): void => {
     const reason = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `PDF extraction exceeded its ${heapMb} MB memory cap` : `PDF extraction crashed: ${err.message}`;
