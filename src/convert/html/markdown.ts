@@ -400,13 +400,24 @@ function mathmlToTex(el: Element, depth: number): string {
   }
 }
 
+/** Emphasis markers hug the text: spaces and line breaks at either end move outside them. */
 function wrap(inner: string, mark: string): string {
-  const t = inner.trim();
-  if (!t || t === HARD_BREAK) return inner;
+  let start = 0;
+  let end = inner.length;
+  while (start < end && isSpaceOrBreak(inner.charCodeAt(start))) start++;
+  while (end > start && isSpaceOrBreak(inner.charCodeAt(end - 1))) end--;
+  const t = inner.slice(start, end);
+  if (!t) return inner;
   if (t.startsWith(mark) && t.endsWith(mark) && t.length > mark.length * 2) return inner;
-  const lead = /^\s/.test(inner) ? ' ' : '';
-  const trail = /\s$/.test(inner) ? ' ' : '';
+  const head = inner.slice(0, start);
+  const tail = inner.slice(end);
+  const lead = head.includes(HARD_BREAK) ? HARD_BREAK : head ? ' ' : '';
+  const trail = tail.includes(HARD_BREAK) ? HARD_BREAK : tail ? ' ' : '';
   return `${lead}${mark}${t}${mark}${trail}`;
+}
+
+function isSpaceOrBreak(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 1 || c === 160;
 }
 
 function wrapSpaces(code: string, raw: string): string {

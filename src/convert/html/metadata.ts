@@ -77,8 +77,11 @@ function pick(...values: Array<string | null | undefined>): string | null {
   return null;
 }
 
+/** Metadata strings are cut here: a title or description longer than this is not one. */
+const MAX_META_CHARS = 2000;
+
 function clean(s: string): string {
-  return collapseWhitespace(s);
+  return collapseWhitespace(s.length > MAX_META_CHARS ? s.slice(0, MAX_META_CHARS) : s);
 }
 
 function stripSite(title: string, siteName: string | null): string {

@@ -35,10 +35,13 @@ export function effectiveBase(pageUrl: string, baseHref: string | null): string 
 }
 
 /** Best candidate of a srcset: the widest `w`, else the highest density `x`, else the first. */
+/** Longer srcsets are hostile (the candidate split would go quadratic); real ones are < 2 KB. */
+const MAX_SRCSET_CHARS = 8192;
+
 export function bestSrcsetCandidate(srcset: string): string | null {
   let best: string | null = null;
   let bestScore = -1;
-  for (const part of splitSrcset(srcset)) {
+  for (const part of splitSrcset(srcset.slice(0, MAX_SRCSET_CHARS))) {
     const bits = part.trim().split(/\s+/);
     const url = bits[0];
     if (!url || url.startsWith('data:')) continue;

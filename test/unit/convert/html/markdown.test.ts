@@ -130,8 +130,9 @@ describe('markdown writer: inline', () => {
     expect(md('<p><strong>b</strong> <em>i</em> <del>d</del> x<sup>2</sup> H<sub>2</sub>O</p>')).toBe('**b** *i* ~~d~~ x<sup>2</sup> H<sub>2</sub>O\n');
   });
 
-  it('moves spaces outside emphasis markers', () => {
+  it('moves spaces and line breaks outside emphasis markers', () => {
     expect(md('<p>a<strong> b </strong>c</p>')).toBe('a **b** c\n');
+    expect(md('<p><strong>Title<br></strong>Next line</p>')).toBe('**Title**  \nNext line\n');
   });
 
   it('writes MathML and KaTeX as TeX between dollars', () => {

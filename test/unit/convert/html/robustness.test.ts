@@ -20,6 +20,18 @@ describe('robustness', () => {
     expect(r.markdown.length).toBeGreaterThan(5_000_000);
   });
 
+  it('survives inputs aimed at regex backtracking and string building', () => {
+    const hostile = [
+      `<article><p>Some text here for the article body.</p><img srcset="${'a,'.repeat(100_000)}"></article>`,
+      `<title>${'a - '.repeat(100_000)}x</title><p>hello</p>`,
+      `<p><strong>${'<span> </span>'.repeat(20_000)}b</strong></p>`,
+      `<p><code>${'`'.repeat(50_000)}</code></p>`,
+      `<table><tr>${'<td colspan=999>x</td>'.repeat(2_000)}</tr><tr><td>y</td></tr></table>`,
+      `<script type="application/ld+json">${'['.repeat(50_000)}</script><p>x</p>`,
+    ];
+    for (const html of hostile) expect(() => htmlToMarkdown(html, BASE)).not.toThrow();
+  });
+
   it('fails binary input with EXTRACTION_FAILED', () => {
     const binary = Buffer.from(Array.from({ length: 50_000 }, (_, i) => (i * 7919) % 256)).toString('latin1');
     let err: unknown;
