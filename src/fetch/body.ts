@@ -1,6 +1,7 @@
 import { Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
+import { destroyBody } from './response.js';
 
 /** Thrown when a cap is exceeded; `which` says whether raw or decoded bytes overflowed. */
 export class BodyTooLargeError extends Error {
@@ -146,7 +147,7 @@ function readIdentityEvents(source: Readable, maxBytes: number, truncate: boolea
         return;
       }
       cleanup();
-      source.destroy();
+      destroyBody(source);
       if (!truncate) return reject(new BodyTooLargeError('raw', maxBytes));
       chunks.push(chunk.subarray(0, chunk.length - (rawBytes - maxBytes)));
       resolve({ body: Buffer.concat(chunks), rawBytes: maxBytes, truncated: true });

@@ -9,11 +9,20 @@ export interface RawResponse {
   body: Dispatcher.ResponseData['body'];
 }
 
+/**
+ * Stops reading a response body. undici's body emits an AbortError when destroyed before
+ * its end; without a listener that error would be uncaught and take the process down.
+ */
+export function destroyBody(body: { on(event: 'error', fn: () => void): unknown; destroy(): unknown }): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 /** A Content-Length over the cap fails at once, before any body byte is read. */
 export async function rejectDeclaredOversize(res: RawResponse, maxBytes: number): Promise<void> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
-    res.body.destroy();
+    destroyBody(res.body);
     throw new ServiceError('TOO_LARGE', `the target declares ${declared} bytes; the limit is ${maxBytes}`);
   }
 }
