@@ -15,7 +15,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 async function pith(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+      // the embedded store only: CI's DATABASE_URL/REDIS_URL must not redirect these commands
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', REDIS_URL: '' },
     });
     return { code: 0, stdout, stderr };
   } catch (err) {
