@@ -1,5 +1,10 @@
-import type { ChildNode, Element, ParentNode } from 'domhandler';
+import type { Element, ParentNode } from 'domhandler';
+import {
+  FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELYS, FLAG_WEIGHT_CLASSES, MIN_PARAGRAPH_LEN, PATTERNS,
+  STRUCTURAL_BOILERPLATE, HEADINGS, childElements, classWeight,
+} from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import { normaliseTitles, pruneContent } from './prune.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
 import type { ElementStats, StatsMap } from './stats.js';
 
@@ -12,13 +17,13 @@ import type { ElementStats, StatsMap } from './stats.js';
  * Markdown writer skips, so retries are cheap and need no re-parse.
  *
  * Phases (see extractMainContent): computeStats → markUnlikely → scoreParagraphs →
- * pickTopCandidate → refineTopCandidate → mergeSiblings → pruneContent; the retry ladder
- * drops one flag per attempt and keeps the longest result.
+ * pickTopCandidate → refineTopCandidate → promoteToLandmark → mergeSiblings → pruneContent
+ * (prune.ts); the retry ladder drops one flag per attempt and keeps the rung with the most
+ * prose. Shared flags and patterns live in content-patterns.ts.
  */
 
-export const FLAG_STRIP_UNLIKELYS = 1;
-export const FLAG_WEIGHT_CLASSES = 2;
-export const FLAG_CLEAN_CONDITIONALLY = 4;
+export { FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELYS, FLAG_WEIGHT_CLASSES, PATTERNS } from './content-patterns.js';
+
 const ALL_FLAGS = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
 
 /** Below this many characters an attempt is considered a miss and the ladder goes on (Readability's 500). */
@@ -27,8 +32,6 @@ export const CHAR_THRESHOLD = 500;
 const LADDER_MAX_ELEMENTS = 100_000;
 /** A first-rung result this long and nearly link-free is accepted even under CHAR_THRESHOLD. */
 const SHORT_ARTICLE_CHARS = 250;
-/** Paragraphs shorter than this add nothing to their ancestors' scores. */
-const MIN_PARAGRAPH_LEN = 25;
 /** A paragraph's length adds at most this much (one point per 100 characters). */
 const MAX_LENGTH_BONUS = 3;
 /** Ancestor levels that receive a paragraph's score (parent full, grandparent half, then /3·level). */
@@ -39,8 +42,6 @@ const MIN_ALTERNATIVE_VOTES = 3;
 /** A sibling joins the content at this share of the top score (but at least SIBLING_MIN_SCORE). */
 const SIBLING_SCORE_SHARE = 0.2;
 const SIBLING_MIN_SCORE = 10;
-/** Class/id weight: a positive or negative pattern moves a candidate by this much. */
-const CLASS_WEIGHT = 25;
 /** An unlikely-looking wrapper that holds this share of the page text is kept anyway. */
 const UNLIKELY_MAX_TEXT_SHARE = 0.5;
 /** When no rung of the ladder reaches CHAR_THRESHOLD, content inside boilerplate-looking containers counts this much. */
@@ -50,37 +51,11 @@ const LANDMARK_MAX_RATIO = 2.5;
 /** …and is not mostly links; a top candidate this long is a story and needs no help. */
 const LANDMARK_MAX_TOP_TEXT = 1000;
 const LANDMARK_MAX_LINK_DENSITY = 0.35;
-/** Conditional cleaning removes small junk blocks; one holding this share of the content stays. */
-const CLEAN_MAX_TEXT_SHARE = 0.5;
-/** Byline-like lines are per-post author lines (forums, Q&A) when they repeat this often. */
-const THREAD_BYLINE_COUNT = 3;
-/** Short elements whose whole text is boilerplate are at most this long. */
-const BOILERPLATE_TEXT_MAX = 60;
-/** A `<header>` with a paragraph of at least this length is content (an intro), not chrome. */
-const HEADER_INTRO_LEN = 120;
 
-export const PATTERNS = {
-  unlikely:
-    /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|popup|promo|related|remark|replies|reply-?box|reply-?form|respond|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|yom-remote/,
-  maybeCandidate: /and|article|body|column|content|main|mathjax|shadow|post|entry|story|thread|answer|question|product|docs/,
-  positive: /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
-  negative:
-    /-ad-|hidden|^hid$|\shid$|\shid\s|^hid\s|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|newsletter|subscri|cookie|consent|recommend|trending|taboola|caption|credit/,
-  byline: /byline|author|dateline|\bmeta\b|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
-  boilerplateText:
-    /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like[.:…!]*|recommended( for you)?|read next[.:…]*|more stories|most popular|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|story continues below.*|article continues below.*)$/i,
-  unlikelyRoles: /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog|banner|contentinfo|search)$/,
-  shareOrSocial: /share|social|sharing|follow-us/,
-} as const;
-
-/** Landmarks that are never the main content, whatever the flags. */
-const STRUCTURAL_BOILERPLATE = new Set(['nav', 'aside', 'footer', 'menu']);
 const PARAGRAPH_TAGS = new Set(['p', 'pre', 'blockquote', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const DIV_LIKE = new Set(['div', 'section', 'article', 'main', 'span', 'font', 'center']);
 const LIST_ITEM_TAGS = new Set(['li', 'dd']);
 const SIBLING_BLOCKS = new Set(['p', 'pre', 'ul', 'ol', 'dl', 'table', 'blockquote', 'figure']);
-const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
-const CLEAN_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'section', 'header', 'dl']);
 const NEVER_UNLIKELY = new Set(['body', 'html', 'a', 'main', 'article', 'table', 'tbody', 'tr', 'td', 'th', 'pre', 'code']);
 
 export interface ExtractOptions {
@@ -226,26 +201,6 @@ function isUnlikely(el: Element, stats: StatsMap, totalText: number): boolean {
   const ci = classAndId(el);
   if (ci === '') return false;
   return PATTERNS.unlikely.test(ci) && !PATTERNS.maybeCandidate.test(ci);
-}
-
-function classWeight(el: Element, flags: number): number {
-  if (!(flags & FLAG_WEIGHT_CLASSES)) return 0;
-  let w = 0;
-  const c = el.attribs.class;
-  const id = el.attribs.id;
-  if (c) {
-    const lc = c.toLowerCase();
-    if (PATTERNS.negative.test(lc)) w -= CLASS_WEIGHT;
-    if (PATTERNS.positive.test(lc)) w += CLASS_WEIGHT;
-  }
-  if (id) {
-    const li = id.toLowerCase();
-    if (PATTERNS.negative.test(li)) w -= CLASS_WEIGHT;
-    if (PATTERNS.positive.test(li)) w += CLASS_WEIGHT;
-  }
-  const itemprop = el.attribs.itemprop;
-  if (itemprop && /articleBody|text|description/.test(itemprop)) w += CLASS_WEIGHT;
-  return w;
 }
 
 function tagBaseScore(name: string): number {
@@ -479,226 +434,6 @@ function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: St
   return siblings.filter((_, i) => keep[i]);
 }
 
-/** Within the chosen content: what the writer should skip. */
-function pruneContent(
-  roots: Element[], stats: StatsMap, unlikely: Set<Element>, flags: number, titles: Set<string>, top: Element | null,
-  authorKnown: boolean,
-): Set<Element> {
-  const drop = new Set<Element>();
-  // The best-scoring container and its ancestors are never cleaned away.
-  const protectedEls = new Set<Element>();
-  for (let p: ParentNode | null = top; isElement(p); p = p.parent) protectedEls.add(p);
-  let rootText = 0;
-  for (const r of roots) rootText += stats.get(r)?.textLen ?? 0;
-  const bylines: Element[] = [];
-  const repeatCache = new Map<ParentNode, Map<string, number>>();
-  let titleDropped = false;
-  const stack: Element[] = [...roots].reverse();
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    // Byline-like lines are decided at the end: one is an article byline, many are a thread.
-    const ci = classAndId(el);
-    if (!protectedEls.has(el) && !unlikely.has(el) && ci !== '' && PATTERNS.byline.test(ci)) {
-      const s = stats.get(el);
-      if (s && s.textLen < 200 && !s.hasMainish) {
-        bylines.push(el);
-        continue;
-      }
-    }
-    // Merged siblings face the same rules as anything inside the top candidate.
-    const keepShape = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE || isRepeatedItem(el, stats, repeatCache);
-    if (!protectedEls.has(el) && shouldDrop(el, stats, unlikely, keepShape ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
-      drop.add(el);
-      continue;
-    }
-    if (el.name === 'pre' || el.name === 'code' || el.name === 'math') continue;
-    if (el.name === 'p') continue; // phrasing content: nothing inside a paragraph is pruned
-    if (el.name === 'table' && isDataTable(el, stats.get(el))) continue; // cells are data, not chrome
-    if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0) {
-      if (titles.has(normaliseTitle(textOf(el)))) {
-        drop.add(el);
-        titleDropped = true;
-        continue;
-      }
-    }
-    const kids = el.children;
-    for (let i = kids.length - 1; i >= 0; i--) {
-      const c = kids[i];
-      if (isElement(c)) stack.push(c);
-    }
-  }
-  dropTrailingLinks(roots, drop, stats, rootText);
-  // One byline is the article's (dropped when metadata already names the author); many are a thread's author lines.
-  if (bylines.length < THREAD_BYLINE_COUNT && (authorKnown || bylines.length > 1)) for (const b of bylines) drop.add(b);
-  return drop;
-}
-
-/** Siblings sharing a class this often are the items of a listing (deals, products, posts). */
-const REPEATED_ITEM_MIN = 3;
-/** …when each carries at least this much text. */
-const REPEATED_ITEM_MIN_TEXT = 60;
-
-/**
- * Conditional cleaning looks at one block at a time and takes a product card or a deal box
- * for a link farm. When several siblings share the element's class and each has some text,
- * they are the repeated content that is the page.
- */
-function isRepeatedItem(el: Element, stats: StatsMap, cache: Map<ParentNode, Map<string, number>>): boolean {
-  const cls = el.attribs.class;
-  const parent = el.parent;
-  if (!cls || !isElement(parent)) return false;
-  if ((stats.get(el)?.textLen ?? 0) < REPEATED_ITEM_MIN_TEXT) return false;
-  let counts = cache.get(parent);
-  if (!counts) {
-    counts = new Map();
-    for (const c of parent.children) {
-      if (!isElement(c)) continue;
-      const k = c.attribs.class;
-      if (k && (stats.get(c)?.textLen ?? 0) >= REPEATED_ITEM_MIN_TEXT) counts.set(k, (counts.get(k) ?? 0) + 1);
-    }
-    cache.set(parent, counts);
-  }
-  return (counts.get(cls) ?? 0) >= REPEATED_ITEM_MIN;
-}
-
-const LEAF_BLOCKS = new Set(['p', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'dd']);
-/** A trailing block is a "read next" link when links make up this share of its text. */
-const TRAILING_LINK_DENSITY = 0.8;
-/** Trailing link blocks are removed only while they add up to less than this share of the content. */
-const TRAILING_LINKS_MAX_SHARE = 0.3;
-
-/**
- * "You may also like" runs: paragraphs or items that are nothing but a link, after the last
- * prose block. Pages made of links (listings) keep theirs: the run must end real prose.
- */
-function dropTrailingLinks(roots: Element[], drop: Set<Element>, stats: StatsMap, rootText: number): void {
-  const leaves: Element[] = [];
-  const stack: Element[] = [...roots].reverse();
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    if (drop.has(el)) continue;
-    const s = stats.get(el);
-    if (!s) continue;
-    if (LEAF_BLOCKS.has(el.name) && !s.hasBlock) {
-      leaves.push(el);
-      continue;
-    }
-    if (el.name === 'pre' || el.name === 'table' || el.name === 'figure') {
-      leaves.push(el);
-      continue;
-    }
-    const kids = el.children;
-    for (let i = kids.length - 1; i >= 0; i--) {
-      const c = kids[i];
-      if (isElement(c)) stack.push(c);
-    }
-  }
-  let i = leaves.length - 1;
-  let removed = 0;
-  const run: Element[] = [];
-  for (; i >= 0; i--) {
-    const el = leaves[i] as Element;
-    const s = stats.get(el) as ElementStats;
-    const linky = s.textLen > 0 && s.linkLen / s.textLen >= TRAILING_LINK_DENSITY && s.textLen < 200;
-    const label = s.textLen <= BOILERPLATE_TEXT_MAX && PATTERNS.boilerplateText.test(collapseWhitespace(textOf(el)));
-    if (!linky && !label && s.textLen > 0) break;
-    run.push(el);
-    removed += s.textLen;
-  }
-  const prose = leaves.slice(0, i + 1).filter((el) => {
-    const s = stats.get(el) as ElementStats;
-    return s.textLen >= 80 && linkDensity(s) < 0.3;
-  }).length;
-  if (run.length >= 2 && prose >= 3 && removed < rootText * TRAILING_LINKS_MAX_SHARE) for (const el of run) drop.add(el);
-}
-
-function shouldDrop(el: Element, stats: StatsMap, unlikely: Set<Element>, flags: number): boolean {
-  const name = el.name;
-  if (unlikely.has(el)) return true;
-  if (STRUCTURAL_BOILERPLATE.has(name)) return true;
-  const role = el.attribs.role;
-  if (role !== undefined && PATTERNS.unlikelyRoles.test(role) && name !== 'main' && name !== 'article') return true;
-  const s = stats.get(el);
-  if (!s) return false;
-  if (name === 'figcaption') return true;
-  if (name === 'header' && !headerHasIntro(el, stats)) return true;
-  if (s.textLen <= BOILERPLATE_TEXT_MAX && s.textLen > 0 && !HEADINGS.has(name) && name !== 'li' && name !== 'td' && name !== 'th') {
-    const t = collapseWhitespace(textOf(el));
-    if (PATTERNS.boilerplateText.test(t)) return true;
-  }
-  if (flags & FLAG_CLEAN_CONDITIONALLY && CLEAN_TAGS.has(name)) return cleanConditionally(el, s, flags);
-  return false;
-}
-
-function headerHasIntro(el: Element, stats: StatsMap): boolean {
-  let found = false;
-  const stack: Element[] = childElements(el);
-  while (stack.length > 0 && !found) {
-    const c = stack.pop() as Element;
-    const s = stats.get(c);
-    if (!s) continue;
-    if (c.name === 'p' && s.textLen >= HEADER_INTRO_LEN) found = true;
-    else if (s.textLen >= HEADER_INTRO_LEN) stack.push(...childElements(c));
-  }
-  return found;
-}
-
-/** Readability's _cleanConditionally, over precomputed stats. */
-function cleanConditionally(el: Element, s: ElementStats, flags: number): boolean {
-  const weight = classWeight(el, flags);
-  if (weight < 0) return true;
-  if (s.commas >= 10) return false;
-  // Code listings are what docs pages are for, however short.
-  if (s.codeBlocks > 0 && linkDensity(s) < 0.5) return false;
-  const name = el.name;
-  if (name === 'table' && isDataTable(el, s)) return false;
-  const isList = name === 'ul' || name === 'ol' || name === 'dl';
-  const ld = linkDensity(s);
-  const contentLength = s.textLen;
-  const p = s.paragraphs;
-  const img = s.images;
-  const li = isList ? s.listItems - 100 : s.listItems;
-  const headingDensity = contentLength > 0 ? s.headingLen / contentLength : 0;
-  if (img > 1 && p / img < 0.5 && !hasAncestor(el, 'figure')) return true;
-  if (!isList && li > p && name !== 'table' && ld > 0.3) return true;
-  if (!isList && headingDensity < 0.9 && contentLength < MIN_PARAGRAPH_LEN && (img === 0 || img > 2) && !hasAncestor(el, 'figure')) return true;
-  if (!isList && weight < CLASS_WEIGHT && ld > 0.2 && contentLength < 1000) return true;
-  if (isList && ld > 0.6 && contentLength < 600 && !(s.commas > 2)) return true;
-  if (weight >= CLASS_WEIGHT && ld > 0.5) return true;
-  if ((s.embeds === 1 && contentLength < 75) || s.embeds > 1) return true;
-  return false;
-}
-
-/** Rows examined to tell a data table from a layout table. */
-const DATA_TABLE_SAMPLE_ROWS = 30;
-
-function isDataTable(el: Element, s: ElementStats | undefined): boolean {
-  if (el.attribs.role === 'presentation' || el.attribs.role === 'none') return false;
-  let rows = 0;
-  let hasHead = false;
-  const sections: Element[] = [el];
-  for (const c of childElements(el)) if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot') sections.push(c);
-  for (const sec of sections) {
-    for (const c of sec.children) {
-      if (!isElement(c)) continue;
-      if (c.name === 'thead' || c.name === 'caption') hasHead = true;
-      if (c.name !== 'tr' || rows >= DATA_TABLE_SAMPLE_ROWS) continue;
-      rows++;
-      for (const cell of c.children) {
-        if (!isElement(cell)) continue;
-        if (cell.name === 'th') hasHead = true;
-        if (hasNestedTable(cell)) return false;
-      }
-    }
-  }
-  return hasHead || (rows >= 2 && linkDensity(s) < 0.5);
-}
-
-function hasNestedTable(cell: Element): boolean {
-  for (const c of cell.children) if (isElement(c) && (c.name === 'table' || hasNestedTable(c))) return true;
-  return false;
-}
-
 function contentLength(roots: Element[], drop: Set<Element>, stats: StatsMap): number {
   let total = 0;
   for (const r of roots) total += stats.get(r)?.textLen ?? 0;
@@ -730,12 +465,6 @@ function fallbackContainer(body: Element): Element {
   return main ?? article ?? body;
 }
 
-function childElements(el: ParentNode): Element[] {
-  const out: Element[] = [];
-  for (const c of el.children as ChildNode[]) if (isElement(c)) out.push(c);
-  return out;
-}
-
 function contains(ancestor: Element, el: Element): boolean {
   let p: ParentNode | null = el;
   while (p) {
@@ -745,24 +474,3 @@ function contains(ancestor: Element, el: Element): boolean {
   return false;
 }
 
-function hasAncestor(el: Element, name: string): boolean {
-  let p = el.parent;
-  for (let i = 0; i < 6 && isElement(p); i++) {
-    if (p.name === name) return true;
-    p = p.parent;
-  }
-  return false;
-}
-
-function normaliseTitle(s: string): string {
-  return collapseWhitespace(s).toLowerCase().replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');
-}
-
-function normaliseTitles(titles: readonly string[]): Set<string> {
-  const out = new Set<string>();
-  for (const t of titles) {
-    const n = normaliseTitle(t);
-    if (n) out.add(n);
-  }
-  return out;
-}

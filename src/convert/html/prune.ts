@@ -1,0 +1,255 @@
+import type { Element, ParentNode } from 'domhandler';
+import {
+  BOILERPLATE_TEXT_MAX, CLASS_WEIGHT, FLAG_CLEAN_CONDITIONALLY, HEADINGS, MIN_PARAGRAPH_LEN, PATTERNS,
+  STRUCTURAL_BOILERPLATE, childElements, classWeight, hasAncestor,
+} from './content-patterns.js';
+import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import { linkDensity } from './stats.js';
+import type { ElementStats, StatsMap } from './stats.js';
+
+/**
+ * The last phase of main-content detection: inside the chosen roots, decide what the
+ * writer skips (boilerplate, conditional cleaning, the repeated title, bylines, trailing
+ * "read next" links). Nothing is removed from the tree.
+ */
+
+/** Conditional cleaning removes small junk blocks; one holding this share of the content stays. */
+const CLEAN_MAX_TEXT_SHARE = 0.5;
+/** Byline-like lines are per-post author lines (forums, Q&A) when they repeat this often. */
+const THREAD_BYLINE_COUNT = 3;
+/** A `<header>` with a paragraph of at least this length is content (an intro), not chrome. */
+const HEADER_INTRO_LEN = 120;
+const CLEAN_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'section', 'header', 'dl']);
+
+/** Within the chosen content: what the writer should skip. */
+export function pruneContent(
+  roots: Element[], stats: StatsMap, unlikely: Set<Element>, flags: number, titles: Set<string>, top: Element | null,
+  authorKnown: boolean,
+): Set<Element> {
+  const drop = new Set<Element>();
+  // The best-scoring container and its ancestors are never cleaned away.
+  const protectedEls = new Set<Element>();
+  for (let p: ParentNode | null = top; isElement(p); p = p.parent) protectedEls.add(p);
+  let rootText = 0;
+  for (const r of roots) rootText += stats.get(r)?.textLen ?? 0;
+  const bylines: Element[] = [];
+  const repeatCache = new Map<ParentNode, Map<string, number>>();
+  let titleDropped = false;
+  const stack: Element[] = [...roots].reverse();
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    // Byline-like lines are decided at the end: one is an article byline, many are a thread.
+    const ci = classAndId(el);
+    if (!protectedEls.has(el) && !unlikely.has(el) && ci !== '' && PATTERNS.byline.test(ci)) {
+      const s = stats.get(el);
+      if (s && s.textLen < 200 && !s.hasMainish) {
+        bylines.push(el);
+        continue;
+      }
+    }
+    // Merged siblings face the same rules as anything inside the top candidate.
+    const keepShape = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE || isRepeatedItem(el, stats, repeatCache);
+    if (!protectedEls.has(el) && shouldDrop(el, stats, unlikely, keepShape ? flags & ~FLAG_CLEAN_CONDITIONALLY : flags)) {
+      drop.add(el);
+      continue;
+    }
+    if (el.name === 'pre' || el.name === 'code' || el.name === 'math') continue;
+    if (el.name === 'p') continue; // phrasing content: nothing inside a paragraph is pruned
+    if (el.name === 'table' && isDataTable(el, stats.get(el))) continue; // cells are data, not chrome
+    if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0) {
+      if (titles.has(normaliseTitle(textOf(el)))) {
+        drop.add(el);
+        titleDropped = true;
+        continue;
+      }
+    }
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  dropTrailingLinks(roots, drop, stats, rootText);
+  // One byline is the article's (dropped when metadata already names the author); many are a thread's author lines.
+  if (bylines.length < THREAD_BYLINE_COUNT && (authorKnown || bylines.length > 1)) for (const b of bylines) drop.add(b);
+  return drop;
+}
+
+/** Siblings sharing a class this often are the items of a listing (deals, products, posts). */
+const REPEATED_ITEM_MIN = 3;
+/** …when each carries at least this much text. */
+const REPEATED_ITEM_MIN_TEXT = 60;
+
+/**
+ * Conditional cleaning looks at one block at a time and takes a product card or a deal box
+ * for a link farm. When several siblings share the element's class and each has some text,
+ * they are the repeated content that is the page.
+ */
+function isRepeatedItem(el: Element, stats: StatsMap, cache: Map<ParentNode, Map<string, number>>): boolean {
+  const cls = el.attribs.class;
+  const parent = el.parent;
+  if (!cls || !isElement(parent)) return false;
+  if ((stats.get(el)?.textLen ?? 0) < REPEATED_ITEM_MIN_TEXT) return false;
+  let counts = cache.get(parent);
+  if (!counts) {
+    counts = new Map();
+    for (const c of parent.children) {
+      if (!isElement(c)) continue;
+      const k = c.attribs.class;
+      if (k && (stats.get(c)?.textLen ?? 0) >= REPEATED_ITEM_MIN_TEXT) counts.set(k, (counts.get(k) ?? 0) + 1);
+    }
+    cache.set(parent, counts);
+  }
+  return (counts.get(cls) ?? 0) >= REPEATED_ITEM_MIN;
+}
+
+const LEAF_BLOCKS = new Set(['p', 'li', 'h2', 'h3', 'h4', 'h5', 'h6', 'div', 'dd']);
+/** A trailing block is a "read next" link when links make up this share of its text. */
+const TRAILING_LINK_DENSITY = 0.8;
+/** Trailing link blocks are removed only while they add up to less than this share of the content. */
+const TRAILING_LINKS_MAX_SHARE = 0.3;
+
+/**
+ * "You may also like" runs: paragraphs or items that are nothing but a link, after the last
+ * prose block. Pages made of links (listings) keep theirs: the run must end real prose.
+ */
+function dropTrailingLinks(roots: Element[], drop: Set<Element>, stats: StatsMap, rootText: number): void {
+  const leaves: Element[] = [];
+  const stack: Element[] = [...roots].reverse();
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (drop.has(el)) continue;
+    const s = stats.get(el);
+    if (!s) continue;
+    if (LEAF_BLOCKS.has(el.name) && !s.hasBlock) {
+      leaves.push(el);
+      continue;
+    }
+    if (el.name === 'pre' || el.name === 'table' || el.name === 'figure') {
+      leaves.push(el);
+      continue;
+    }
+    const kids = el.children;
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const c = kids[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  let i = leaves.length - 1;
+  let removed = 0;
+  const run: Element[] = [];
+  for (; i >= 0; i--) {
+    const el = leaves[i] as Element;
+    const s = stats.get(el) as ElementStats;
+    const linky = s.textLen > 0 && s.linkLen / s.textLen >= TRAILING_LINK_DENSITY && s.textLen < 200;
+    const label = s.textLen <= BOILERPLATE_TEXT_MAX && PATTERNS.boilerplateText.test(collapseWhitespace(textOf(el)));
+    if (!linky && !label && s.textLen > 0) break;
+    run.push(el);
+    removed += s.textLen;
+  }
+  const prose = leaves.slice(0, i + 1).filter((el) => {
+    const s = stats.get(el) as ElementStats;
+    return s.textLen >= 80 && linkDensity(s) < 0.3;
+  }).length;
+  if (run.length >= 2 && prose >= 3 && removed < rootText * TRAILING_LINKS_MAX_SHARE) for (const el of run) drop.add(el);
+}
+
+function shouldDrop(el: Element, stats: StatsMap, unlikely: Set<Element>, flags: number): boolean {
+  const name = el.name;
+  if (unlikely.has(el)) return true;
+  if (STRUCTURAL_BOILERPLATE.has(name)) return true;
+  const role = el.attribs.role;
+  if (role !== undefined && PATTERNS.unlikelyRoles.test(role) && name !== 'main' && name !== 'article') return true;
+  const s = stats.get(el);
+  if (!s) return false;
+  if (name === 'figcaption') return true;
+  if (name === 'header' && !headerHasIntro(el, stats)) return true;
+  if (s.textLen <= BOILERPLATE_TEXT_MAX && s.textLen > 0 && !HEADINGS.has(name) && name !== 'li' && name !== 'td' && name !== 'th') {
+    const t = collapseWhitespace(textOf(el));
+    if (PATTERNS.boilerplateText.test(t)) return true;
+  }
+  if (flags & FLAG_CLEAN_CONDITIONALLY && CLEAN_TAGS.has(name)) return cleanConditionally(el, s, flags);
+  return false;
+}
+
+function headerHasIntro(el: Element, stats: StatsMap): boolean {
+  let found = false;
+  const stack: Element[] = childElements(el);
+  while (stack.length > 0 && !found) {
+    const c = stack.pop() as Element;
+    const s = stats.get(c);
+    if (!s) continue;
+    if (c.name === 'p' && s.textLen >= HEADER_INTRO_LEN) found = true;
+    else if (s.textLen >= HEADER_INTRO_LEN) stack.push(...childElements(c));
+  }
+  return found;
+}
+
+/** Readability's _cleanConditionally, over precomputed stats. */
+function cleanConditionally(el: Element, s: ElementStats, flags: number): boolean {
+  const weight = classWeight(el, flags);
+  if (weight < 0) return true;
+  if (s.commas >= 10) return false;
+  // Code listings are what docs pages are for, however short.
+  if (s.codeBlocks > 0 && linkDensity(s) < 0.5) return false;
+  const name = el.name;
+  if (name === 'table' && isDataTable(el, s)) return false;
+  const isList = name === 'ul' || name === 'ol' || name === 'dl';
+  const ld = linkDensity(s);
+  const contentLength = s.textLen;
+  const p = s.paragraphs;
+  const img = s.images;
+  const li = isList ? s.listItems - 100 : s.listItems;
+  const headingDensity = contentLength > 0 ? s.headingLen / contentLength : 0;
+  if (img > 1 && p / img < 0.5 && !hasAncestor(el, 'figure')) return true;
+  if (!isList && li > p && name !== 'table' && ld > 0.3) return true;
+  if (!isList && headingDensity < 0.9 && contentLength < MIN_PARAGRAPH_LEN && (img === 0 || img > 2) && !hasAncestor(el, 'figure')) return true;
+  if (!isList && weight < CLASS_WEIGHT && ld > 0.2 && contentLength < 1000) return true;
+  if (isList && ld > 0.6 && contentLength < 600 && !(s.commas > 2)) return true;
+  if (weight >= CLASS_WEIGHT && ld > 0.5) return true;
+  if ((s.embeds === 1 && contentLength < 75) || s.embeds > 1) return true;
+  return false;
+}
+
+/** Rows examined to tell a data table from a layout table. */
+const DATA_TABLE_SAMPLE_ROWS = 30;
+
+function isDataTable(el: Element, s: ElementStats | undefined): boolean {
+  if (el.attribs.role === 'presentation' || el.attribs.role === 'none') return false;
+  let rows = 0;
+  let hasHead = false;
+  const sections: Element[] = [el];
+  for (const c of childElements(el)) if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot') sections.push(c);
+  for (const sec of sections) {
+    for (const c of sec.children) {
+      if (!isElement(c)) continue;
+      if (c.name === 'thead' || c.name === 'caption') hasHead = true;
+      if (c.name !== 'tr' || rows >= DATA_TABLE_SAMPLE_ROWS) continue;
+      rows++;
+      for (const cell of c.children) {
+        if (!isElement(cell)) continue;
+        if (cell.name === 'th') hasHead = true;
+        if (hasNestedTable(cell)) return false;
+      }
+    }
+  }
+  return hasHead || (rows >= 2 && linkDensity(s) < 0.5);
+}
+
+function hasNestedTable(cell: Element): boolean {
+  for (const c of cell.children) if (isElement(c) && (c.name === 'table' || hasNestedTable(c))) return true;
+  return false;
+}
+
+function normaliseTitle(s: string): string {
+  return collapseWhitespace(s).toLowerCase().replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');
+}
+
+export function normaliseTitles(titles: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const t of titles) {
+    const n = normaliseTitle(t);
+    if (n) out.add(n);
+  }
+  return out;
+}
