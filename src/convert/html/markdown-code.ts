@@ -13,6 +13,11 @@ const LANG_CLASS = /(?:^|\s)(?:(?:language|lang|highlight(?:-source)?)-|brush:\s
 const SOURCE_CODE_CLASS = /(?:^|\s)sourceCode\s+([A-Za-z0-9_+#-]+)/;
 const NOT_A_LANGUAGE = new Set(['none', 'plaintext', 'text', 'plain', 'nohighlight', 'highlight', 'source', 'notranslate', 'default']);
 export const GUTTER = /(?:^|\s)(?:line-?numbers?(?:-rows)?|linenos|lineno|linenodiv|gutter|ln-num|hljs-ln-numbers|line-number|lnt|react-syntax-highlighter-line-number)(?:\s|$)/;
+/**
+ * GitLab puts the code language in `lang` (`<pre lang="go">`), which elsewhere names a human
+ * language; only names that are no ISO 639 code are taken from it.
+ */
+const CODE_LANG_ATTR = new Set(['go', 'golang', 'rust', 'python', 'ruby', 'javascript', 'typescript', 'js', 'ts', 'java', 'kotlin', 'swift', 'cpp', 'csharp', 'php', 'bash', 'shell', 'sql', 'json', 'yaml', 'toml', 'html', 'css', 'scss', 'xml', 'dockerfile', 'makefile', 'diff', 'jsx', 'tsx', 'haskell', 'elixir', 'erlang', 'scala', 'lua', 'perl', 'powershell', 'graphql', 'markdown']);
 const LINE_BLOCKS = new Set(['div', 'p', 'li', 'tr', 'table', 'tbody', 'ol', 'ul']);
 
 export function codeLanguage(pre: Element, code: Element | null): string {
@@ -22,6 +27,8 @@ export function codeLanguage(pre: Element, code: Element | null): string {
   let p = pre.parent;
   for (let i = 0; i < 5 && isElement(p); i++, p = p.parent) holders.push(p);
   for (const el of holders) {
+    const lang = el.attribs.lang?.toLowerCase();
+    if (lang !== undefined && CODE_LANG_ATTR.has(lang)) return lang;
     const dl = el.attribs['data-lang'] ?? el.attribs['data-language'];
     if (dl && !NOT_A_LANGUAGE.has(dl.toLowerCase())) return clean(dl);
     const cls = el.attribs.class;

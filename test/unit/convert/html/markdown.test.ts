@@ -50,12 +50,17 @@ describe('markdown writer: code', () => {
     ['data-lang (Rouge)', '<pre><code data-lang="ruby">puts 1</code></pre>', 'ruby'],
     ['brush: x (SyntaxHighlighter)', '<pre class="brush: js">var a;</pre>', 'js'],
     ['sourceCode x (pandoc)', '<pre class="sourceCode haskell"><code>main = pure ()</code></pre>', 'haskell'],
+    ['lang="go" (GitLab)', '<pre lang="go"><code>package main</code></pre>', 'go'],
   ];
   for (const [name, html, lang] of cases) {
     it(`takes the language from ${name}`, () => {
       expect(md(html).startsWith(`\`\`\`${lang}\n`)).toBe(true);
     });
   }
+
+  it('does not take a human language tag for a code language', () => {
+    expect(md('<div lang="en"><pre>x</pre></div>')).toBe('```\nx\n```\n');
+  });
 
   it('joins span-per-token highlighting without losing spaces or newlines', () => {
     const html = '<pre class="language-js"><code><span class="k">const</span> <span class="n">a</span> <span class="o">=</span> <span class="m">1</span>;\n<span class="k">let</span> b;</code></pre>';
