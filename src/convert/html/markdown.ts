@@ -70,7 +70,7 @@ export class MarkdownWriter {
         }
         for (const b of this.block(node)) if (b) out.push(b);
       } else {
-        inline += this.inline(node);
+        inline = joinInline(inline, this.inline(node));
       }
     }
     if (inline !== '') {
@@ -254,7 +254,7 @@ export class MarkdownWriter {
     let s = '';
     for (const c of el.children) {
       if (isText(c)) s += escapeText(c.data.replace(/[\s\u00a0]+/g, ' '));
-      else if (isElement(c) && !this.drop.has(c)) s += this.inline(c);
+      else if (isElement(c) && !this.drop.has(c)) s = joinInline(s, this.inline(c));
     }
     return s;
   }
@@ -359,6 +359,11 @@ function wrap(inner: string, mark: string): string {
   const lead = head.includes(HARD_BREAK) ? HARD_BREAK : head ? ' ' : '';
   const trail = tail.includes(HARD_BREAK) ? HARD_BREAK : tail ? ' ' : '';
   return `${lead}${mark}${t}${mark}${trail}`;
+}
+
+/** Images placed side by side in the HTML stay apart in the Markdown. */
+function joinInline(acc: string, piece: string): string {
+  return acc.endsWith(')') && piece.startsWith('![') ? `${acc} ${piece}` : acc + piece;
 }
 
 function isSpaceOrBreak(c: number): boolean {

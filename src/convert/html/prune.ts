@@ -185,6 +185,26 @@ function headerHasIntro(el: Element, stats: StatsMap): boolean {
   return found;
 }
 
+/**
+ * A block of images that all say what they show (alt text) and carry almost no text of
+ * their own is a gallery (product photos), not an ad strip.
+ */
+function isDescribedGallery(el: Element, s: ElementStats): boolean {
+  if (s.textLen >= MIN_PARAGRAPH_LEN || s.images > 20) return false;
+  const stack: Element[] = [el];
+  let seen = 0;
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (n.name === 'img') {
+      if (!(n.attribs.alt ?? '').trim()) return false;
+      seen++;
+      continue;
+    }
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return seen > 1;
+}
+
 /** Readability's _cleanConditionally, over precomputed stats. */
 function cleanConditionally(el: Element, s: ElementStats, flags: number): boolean {
   const weight = classWeight(el, flags);
@@ -201,7 +221,7 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
   const img = s.images;
   const li = isList ? s.listItems - 100 : s.listItems;
   const headingDensity = contentLength > 0 ? s.headingLen / contentLength : 0;
-  if (img > 1 && p / img < 0.5 && !hasAncestor(el, 'figure')) return true;
+  if (img > 1 && p / img < 0.5 && !hasAncestor(el, 'figure') && !isDescribedGallery(el, s)) return true;
   if (!isList && li > p && name !== 'table' && ld > 0.3) return true;
   if (!isList && headingDensity < 0.9 && contentLength < MIN_PARAGRAPH_LEN && (img === 0 || img > 2) && !hasAncestor(el, 'figure')) return true;
   if (!isList && weight < CLASS_WEIGHT && ld > 0.2 && contentLength < 1000) return true;
