@@ -81,6 +81,14 @@ describe('main content', () => {
     expect(out).not.toMatch(/may also like|Another story/);
   });
 
+  it('keeps an image gallery whose images have alt text, drops an undescribed image strip', () => {
+    const gallery = '<div class="gallery"><img src="/a.jpg" alt="Front view"><img src="/b.jpg" alt="Back view"></div>';
+    const strip = '<div class="strip"><img src="/x.gif"><img src="/y.gif"><img src="/z.gif"></div>';
+    const out = htmlToMarkdown(`<body><article>${P(3)}${gallery}${strip}${P(2)}</article></body>`, 'https://x.test/').markdown;
+    expect(out).toContain('![Front view](https://x.test/a.jpg) ![Back view](https://x.test/b.jpg)');
+    expect(out).not.toContain('x.gif');
+  });
+
   it('keeps data tables and code blocks inside the content', () => {
     const html = `<body><article>${P(3)}<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table><pre><code class="language-sh">ls</code></pre>${P(2)}</article></body>`;
     const out = htmlToMarkdown(html, 'https://x.test/').markdown;
