@@ -2,9 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { newId } from './billing/accounts.js';
+import { createIdFactory } from './billing/ids.js';
 import type { Config } from './config.js';
 import { ServiceError } from './errors.js';
+import type { ConvertOptions } from './convert/index.js';
 import type { Fetcher } from './fetch/types.js';
 import type { AppContext } from './http/context.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
@@ -31,6 +32,8 @@ import type { Stores } from './store/types.js';
 export interface Deps {
   stores: Stores;
   fetcher: Fetcher;
+  /** Converter options, e.g. the PDF worker pool server.ts owns. */
+  convert?: ConvertOptions;
   now: () => number;
   randomBytes: (n: number) => Buffer;
   /** Where logs go (tests pass a sink); stdout when absent. */
@@ -63,13 +66,14 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     },
     deps.logStream ?? process.stdout,
   );
+  const newId = createIdFactory(deps.randomBytes);
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT_BYTES,
     // Echo a caller's safe X-Request-Id for tracing; otherwise mint one.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newId(deps.randomBytes, 'req');
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : newId('req');
     },
     return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false } },
@@ -89,9 +93,16 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     billing: {
       stores: deps.stores,
       now: deps.now,
-      newId: (prefix) => newId(deps.randomBytes, prefix),
+      newId,
       logger: app.log,
       onEvent: metrics.onBillingEvent,
+    },
+    readDeps: {
+      fetcher: deps.fetcher,
+      cache: deps.stores.cache,
+      engineVersion: config.engineVersion,
+      now: deps.now,
+      ...(deps.convert ? { convert: deps.convert } : {}),
     },
     shutdownSignal: shutdown.signal,
   };

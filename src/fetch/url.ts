@@ -38,8 +38,21 @@ export interface UrlCheckOptions {
  * `*.internal`, …) are refused unless the escape hatch allows them.
  * Throws ServiceError INVALID_URL.
  */
+const NO_ALLOWANCES: readonly string[] = [];
+const parsedAllowLists = new WeakMap<readonly string[], AllowList>();
+
+/** The config's list is one array for the life of the process: parse it once, not per request. */
+function allowListFor(entries: readonly string[]): AllowList {
+  let parsed = parsedAllowLists.get(entries);
+  if (!parsed) {
+    parsed = parseAllowList(entries);
+    parsedAllowLists.set(entries, parsed);
+  }
+  return parsed;
+}
+
 export function canonicalizeRequestUrl(raw: string, opts: UrlCheckOptions = {}): string {
-  const allow = parseAllowList(opts.allowPrivateTargets ?? []);
+  const allow = allowListFor(opts.allowPrivateTargets ?? NO_ALLOWANCES);
   const url = parseHttpUrl(raw);
   const rewritten = rewriteCodeHostUrl(url) ?? url;
   assertPublicHostLiteral(rewritten, allow);

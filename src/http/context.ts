@@ -4,6 +4,7 @@ import type { ChargeHandle } from '../billing/billed-call.js';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Fetcher } from '../fetch/types.js';
+import type { ReadDeps } from '../ops/read.js';
 import type { Account, Stores } from '../store/types.js';
 
 /** What every route needs; built once in buildApp. */
@@ -14,6 +15,8 @@ export interface AppContext {
   now: () => number;
   randomBytes: (n: number) => Buffer;
   billing: BillingDeps;
+  /** Fetcher, cache, engine version, clock and converter options of every reading operation. */
+  readDeps: ReadDeps;
   /** Aborted when the server shuts down past its grace period. */
   shutdownSignal: AbortSignal;
 }

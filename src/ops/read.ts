@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { convertDocument } from '../convert/index.js';
+import { type ConvertOptions, convertDocument } from '../convert/index.js';
 import type { DocumentMetadata, Warning } from '../convert/types.js';
-import type { Fetcher } from '../fetch/types.js';
+import type { FetchedDocument, Fetcher } from '../fetch/types.js';
 import type { CacheStore } from '../store/types.js';
 
 /** Cache lifetime of every cached operation (spec: one hour). */
@@ -28,6 +28,8 @@ export interface ReadDeps {
   cache: CacheStore;
   engineVersion: string;
   now: () => number;
+  /** Converter options (e.g. the shared PDF worker pool). */
+  convert?: ConvertOptions;
 }
 
 export interface ReadInput {
@@ -49,16 +51,21 @@ export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ resu
     const cached = await deps.cache.get(key, deps.now());
     if (cached !== null) return { result: JSON.parse(cached) as ReadResult, cacheHit: true };
   }
-  const result = await fetchAndConvert(deps.fetcher, input.url, input.signal);
+  const result = await fetchAndConvert(deps.fetcher, input.url, input.signal, deps.convert);
   await deps.cache.set(key, JSON.stringify(result), CACHE_TTL_SECONDS * 1000, deps.now());
   return { result, cacheHit: false };
 }
 
-/** Fetch + convert without the cache; shared by read, read-and-score and batch items. */
-export async function fetchAndConvert(fetcher: Fetcher, url: string, signal?: AbortSignal): Promise<ReadResult> {
+/** Fetch + convert without the cache; shared by read, batch items and the CLI. */
+export async function fetchAndConvert(fetcher: Fetcher, url: string, signal?: AbortSignal, convert?: ConvertOptions): Promise<ReadResult> {
   const doc = await fetcher.fetch(url, signal ? { signal } : {});
+  return convertFetched(doc, convert);
+}
+
+/** Converts a fetched document into read's result; `extraction_time_ms` starts here. */
+export async function convertFetched(doc: FetchedDocument, convert?: ConvertOptions): Promise<ReadResult> {
   const started = performance.now();
-  const converted = await convertDocument({ body: doc.body, contentType: doc.contentType, headers: doc.headers, url: doc.url });
+  const converted = await convertDocument({ body: doc.body, contentType: doc.contentType, headers: doc.headers, url: doc.url }, convert);
   const extractionMs = Math.round(performance.now() - started);
   return {
     url: doc.url,

@@ -27,6 +27,5 @@ export function registerApiKeyAuth(scope: FastifyInstance, stores: Stores): void
     const found = await stores.accounts.findByKeyHash(hashApiKey(key));
     if (!found) throw new ServiceError('UNAUTHORIZED', 'invalid or revoked API key');
     request.account = found.account;
-    request.log = request.log.child({ account_id: found.account.id });
   });
 }

@@ -31,7 +31,7 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
       const signal = requestSignal(ctx, reply);
       const items = await runBillable(ctx, request, { operation: 'batch', cost: urls.length }, (charge) =>
         readBatch(
-          { fetcher: ctx.fetcher, cache: ctx.stores.cache, engineVersion: ctx.config.engineVersion, now: ctx.now },
+          ctx.readDeps,
           {
             urls,
             parallelism: ctx.config.batchParallelism,

@@ -27,7 +27,7 @@ export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): v
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'extract', cost: 1 }, () =>
         extractPage(
-          { fetcher: ctx.fetcher, cache: ctx.stores.cache, engineVersion: ctx.config.engineVersion, now: ctx.now },
+          ctx.readDeps,
           { url, fresh: request.body.fresh === true, fields, signal },
         ),
       );

@@ -37,7 +37,7 @@ export function registerMapRoute(scope: FastifyInstance, ctx: AppContext): void 
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'map', cost: 1 }, () =>
         mapSiteCached(
-          { fetcher: ctx.fetcher, cache: ctx.stores.cache, engineVersion: ctx.config.engineVersion, now: ctx.now },
+          ctx.readDeps,
           { url, limit: body.limit ?? MAP_LIMITS.defaultLimit, include, exclude, search, sameDomain: body.same_domain !== false, signal },
         ),
       );

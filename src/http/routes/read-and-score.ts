@@ -20,7 +20,7 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read-and-score', cost: 1 }, () =>
         readAndScore(
-          { fetcher: ctx.fetcher, cache: ctx.stores.cache, engineVersion: ctx.config.engineVersion, now: ctx.now },
+          ctx.readDeps,
           { url, fresh: request.body.fresh === true, signal },
         ),
       );

@@ -36,7 +36,7 @@ export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read', cost: 1 }, () =>
         readPage(
-          { fetcher: ctx.fetcher, cache: ctx.stores.cache, engineVersion: ctx.config.engineVersion, now: ctx.now },
+          ctx.readDeps,
           { url, fresh: request.body.fresh === true, signal },
         ),
       );
