@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { HtmlWorkerPool } from './convert/html-pool.js';
 import { PdfWorkerPool } from './convert/pdf-worker.js';
 import { createFetcher } from './fetch/fetcher.js';
 import { openStores, storeBackends } from './store/open.js';
@@ -29,7 +30,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now, logger: quiet });
   // One pool of warm pdf.js workers per process: bounds concurrent PDF extractions and saves ~300 ms each.
   const pdfPool = new PdfWorkerPool();
-  const app = await buildApp(config, { stores, fetcher, now, randomBytes, convert: { pdf: { pool: pdfPool } } });
+  // HTML conversion off the event loop: a 10 MB page of pure markup costs seconds of CPU.
+  const htmlPool = new HtmlWorkerPool();
+  const app = await buildApp(config, { stores, fetcher, now, randomBytes, convert: { pdf: { pool: pdfPool }, html: htmlPool } });
   logStoreError = (err, store) => app.log.error({ err, store }, 'store connection error');
   if (config.allowPrivateTargets.length > 0) {
     app.log.warn({ allowPrivateTargets: config.allowPrivateTargets }, 'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.');
@@ -47,6 +50,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         clearTimeout(timer);
         await fetcher.close();
         await pdfPool.close();
+        await htmlPool.close();
         await stores.close();
       }
     })();

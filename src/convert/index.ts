@@ -14,11 +14,14 @@ import { pickFormat, type Format } from './pick-format.js';
 import { markdownPassthrough, plainTextToMarkdown } from './text.js';
 import type { ConvertInput, ConvertResult, DocumentMetadata, Warning } from './types.js';
 import type { HtmlToMarkdownOptions } from './html/index.js';
+import type { HtmlWorkerPool } from './html-pool.js';
 import { parseXml, rootName, xmlToMarkdown } from './xml.js';
 
 export interface ConvertOptions {
   /** PDF extraction bounds (time budget, worker heap); defaults suit the 15 s request budget. */
   pdf?: PdfOptions;
+  /** Runs the HTML engine in worker threads (server.ts); in-process when absent. */
+  html?: HtmlWorkerPool;
 }
 
 export async function convertDocument(input: ConvertInput, options: ConvertOptions = {}): Promise<ConvertResult> {
@@ -26,7 +29,7 @@ export async function convertDocument(input: ConvertInput, options: ConvertOptio
   const warnings: Warning[] = [];
   if (choice.mismatch) warnings.push({ code: 'CONTENT_TYPE_MISMATCH', message: choice.mismatch });
   try {
-    const result = choice.format === 'pdf' ? await pdfToMarkdown(input.body, options.pdf) : await convertText(input, choice.format, warnings);
+    const result = choice.format === 'pdf' ? await pdfToMarkdown(input.body, options.pdf) : await convertText(input, choice.format, warnings, options.html);
     const metadata: DocumentMetadata = {
       ...result.metadata,
       language: result.metadata.language ?? contentLanguage(input),
@@ -42,7 +45,7 @@ export async function convertDocument(input: ConvertInput, options: ConvertOptio
   }
 }
 
-async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, warnings: Warning[]): Promise<ConvertResult> {
+async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, warnings: Warning[], pool?: HtmlWorkerPool): Promise<ConvertResult> {
   const language = contentLanguage(input);
   const text = decodeText(input, format, warnings);
   const base = (markdown: string, title: string | null, extra: Warning[]): ConvertResult => ({
@@ -52,7 +55,7 @@ async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, 
   });
   switch (format) {
     case 'html': {
-      return htmlToMarkdown(text, input.url, { contentLanguage: language });
+      return htmlToMarkdown(text, input.url, { contentLanguage: language }, pool);
     }
     case 'json': {
       const json = jsonToMarkdown(text);
@@ -67,7 +70,7 @@ async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, 
     }
     case 'xml': {
       if (rootName(parseXml(text.slice(0, 64 * 1024)).doc) === 'html') {
-        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language });
+        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language }, pool);
         return { ...result, metadata: { ...result.metadata, content_type: 'application/xhtml+xml' } };
       }
       const xml = xmlToMarkdown(text);
@@ -115,7 +118,8 @@ function hasNonAscii(body: Buffer): boolean {
  * The HTML converter, loaded on first use: it is the heaviest module here and non-HTML
  * reads (PDF, JSON, CSV…) never need it.
  */
-async function htmlToMarkdown(html: string, url: string, options: HtmlToMarkdownOptions): Promise<ConvertResult> {
+async function htmlToMarkdown(html: string, url: string, options: HtmlToMarkdownOptions, pool?: HtmlWorkerPool): Promise<ConvertResult> {
+  if (pool) return pool.convert(html, url, options);
   const html_ = await import('./html/index.js');
   return html_.htmlToMarkdown(html, url, options);
 }

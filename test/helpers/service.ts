@@ -9,6 +9,7 @@ import { buildApp } from '../../src/app.js';
 import { addCreditPack, createAccount } from '../../src/billing/accounts.js';
 import type { CreditPackId } from '../../src/billing/plans.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { ConvertOptions } from '../../src/convert/index.js';
 import { createFetcher } from '../../src/fetch/fetcher.js';
 import { openSqliteStores } from '../../src/store/sqlite/index.js';
 import type { PlanId, Stores } from '../../src/store/types.js';
@@ -49,7 +50,7 @@ export interface CallResult {
  * Starts the real service on 127.0.0.1 (port 0) over a fresh SQLite dir, with the SSRF
  * escape hatch opened only for loopback targets.
  */
-export async function startService(opts: { now?: number; env?: Record<string, string> } = {}): Promise<TestService> {
+export async function startService(opts: { now?: number; env?: Record<string, string>; convert?: ConvertOptions } = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pith-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -70,7 +71,7 @@ export async function startService(opts: { now?: number; env?: Record<string, st
     },
   });
   const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now, lookup: loopbackOnlyLookup });
-  const app = await buildApp(config, { stores, fetcher, now, randomBytes, logStream });
+  const app = await buildApp(config, { stores, fetcher, now, randomBytes, logStream, ...(opts.convert ? { convert: opts.convert } : {}) });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const admin = { stores, now, randomBytes };
   return {
