@@ -1,37 +1,10 @@
 import { createGzip, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../src/errors.js';
-import { createFetcher, type FetcherDeps, type SafeFetcher } from '../../../src/fetch/fetcher.js';
-import { startSite, type Site, type SiteHandler } from '../../helpers/site.js';
-import { memoryCache } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { serviceErrorOf, useFetchKit } from './kit.js';
 
 const MB = 1024 * 1024;
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function site(handler: SiteHandler): Promise<Site> {
-  const s = await startSite(handler);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-function fetcher(overrides: Partial<FetcherDeps> = {}): SafeFetcher {
-  const f = createFetcher({ allowPrivateTargets: ['127.0.0.1/32'], cache: memoryCache(), now: () => 0, logger: { warn: () => {} }, ...overrides });
-  cleanups.push(() => f.close());
-  return f;
-}
-
-async function failure(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error('expected a ServiceError');
-}
+const { site, fetcher } = useFetchKit();
+const failure = serviceErrorOf;
 
 /** 10 MB of zeros as one gzip member (~10 KB), repeated: `members` × 10 MB once inflated. */
 function gzipBomb(members: number): Buffer {

@@ -3,39 +3,14 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { buildConnector } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ServiceError } from '../../../src/errors.js';
-import { createFetcher, type FetcherDeps, type SafeFetcher } from '../../../src/fetch/fetcher.js';
+import { describe, expect, it } from 'vitest';
 import { startSite, type Site, type SiteHandler } from '../../helpers/site.js';
 import { WAF_FIXTURES } from '../../unit/fetch/waf-fixtures.js';
 import { mapLookup, memoryCache } from './helpers.js';
+import { serviceErrorOf, useFetchKit } from './kit.js';
 
-const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-
-async function site(handler: SiteHandler): Promise<Site> {
-  const s = await startSite(handler);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-function fetcher(overrides: Partial<FetcherDeps> = {}): SafeFetcher {
-  const f = createFetcher({ allowPrivateTargets: ['127.0.0.1/32'], cache: memoryCache(), now: () => 0, logger: { warn: () => {} }, ...overrides });
-  cleanups.push(() => f.close());
-  return f;
-}
-
-async function codeOf(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof ServiceError) return err;
-    throw err;
-  }
-  throw new Error('expected a ServiceError');
-}
+const { site, fetcher, defer } = useFetchKit();
+const codeOf = serviceErrorOf;
 
 const noRobots: SiteHandler = (_req, res) => {
   res.statusCode = 404;
@@ -265,7 +240,7 @@ describe('error statuses and network failures', () => {
       (_req, res) => res.end('secret'),
     );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    defer(() => new Promise<void>((r) => server.close(() => r())));
     const { port } = server.address() as AddressInfo;
     expect((await codeOf(fetcher().fetch(`https://127.0.0.1:${port}/`))).code).toBe('TLS_ERROR');
   });
@@ -277,7 +252,7 @@ describe('error statuses and network failures', () => {
       res.end(req.url === '/robots.txt' ? '' : 'over tls');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    defer(() => new Promise<void>((r) => server.close(() => r())));
     const { port } = server.address() as AddressInfo;
     const trusting = buildConnector({ ca: cert }); // test-only trust in the fixture certificate
     const servernames: Array<string | undefined> = [];

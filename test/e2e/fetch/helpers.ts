@@ -34,3 +34,4 @@ export function mapLookup(map: Record<string, string | string[]>): {
     },
   };
 }
+
