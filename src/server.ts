@@ -32,6 +32,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const pdfPool = new PdfWorkerPool();
   // HTML conversion off the event loop: a 10 MB page of pure markup costs seconds of CPU.
   const htmlPool = new HtmlWorkerPool();
+  htmlPool.warm();
   const app = await buildApp(config, { stores, fetcher, now, randomBytes, convert: { pdf: { pool: pdfPool }, html: htmlPool } });
   logStoreError = (err, store) => app.log.error({ err, store }, 'store connection error');
   if (config.allowPrivateTargets.length > 0) {

@@ -113,6 +113,14 @@ export class HtmlWorkerPool {
     });
   }
 
+  /** Starts one idle worker now, so the first page does not pay for loading the engine (~0.4 s). */
+  warm(): void {
+    if (this.closed || this.slots.length > 0) return;
+    const slot: Slot = { worker: this.spawn(), busy: false };
+    slot.worker.unref();
+    this.slots.push(slot);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));

@@ -26,6 +26,14 @@ describe('HtmlWorkerPool', () => {
     expect(inWorker).toMatchObject(htmlToMarkdown(PAGE, 'https://harbour.test/notes'));
   });
 
+  it('a warmed pool converts with its pre-started worker', async () => {
+    const pool = new HtmlWorkerPool({ size: 1 });
+    pools.push(pool);
+    pool.warm();
+    pool.warm(); // idempotent
+    expect((await pool.convert(PAGE, 'https://harbour.test/')).markdown).toContain('north pontoon');
+  });
+
   it('runs more pages than workers, in any order, each to its own answer', async () => {
     const pool = new HtmlWorkerPool({ size: 2 });
     pools.push(pool);
