@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ERROR_CODES, type ErrorCode, type ErrorFields, ServiceError, isServiceError } from '../errors.js';
+import { type ErrorCode, type ErrorFields, ServiceError, isServiceError } from '../errors.js';
 
 /** Fastify's own request-parsing errors, mapped to registry codes. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
@@ -87,4 +87,3 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: (pat
   });
 }
 
-export { ERROR_CODES };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import { type CompiledField, type ExtractData, extractData } from './extract-data.js';
 import { isHtmlType, parsePage } from './html-page.js';
-import { CACHE_TTL_SECONDS, cacheKey, type ReadDeps } from './read.js';
+import { cacheKey, type ReadDeps, readThroughCache } from './read.js';
 
 export interface ExtractInput {
   url: string;
@@ -27,17 +27,12 @@ export function extractCacheKey(engineVersion: string, url: string, fields: Comp
 
 /** POST /v1/extract: fetch like read, pull structured data; cached 1 h, `fresh` skips the lookup. */
 export async function extractPage(deps: ReadDeps, input: ExtractInput): Promise<{ result: ExtractResult; cacheHit: boolean }> {
-  const key = extractCacheKey(deps.engineVersion, input.url, input.fields);
-  if (!input.fresh) {
-    const cached = await deps.cache.get(key, deps.now());
-    if (cached !== null) return { result: JSON.parse(cached) as ExtractResult, cacheHit: true };
-  }
-  const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
-  if (!isHtmlType(doc.contentType, doc.body)) {
-    throw new ServiceError('UNSUPPORTED_TYPE', `extract needs an HTML page; the target sent ${doc.contentType ?? 'no Content-Type'}`);
-  }
-  const page = parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null);
-  const result: ExtractResult = { url: doc.url, data: extractData(page, input.fields) };
-  await deps.cache.set(key, JSON.stringify(result), CACHE_TTL_SECONDS * 1000, deps.now());
-  return { result, cacheHit: false };
+  return readThroughCache(deps, extractCacheKey(deps.engineVersion, input.url, input.fields), input.fresh, async (): Promise<ExtractResult> => {
+    const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
+    if (!isHtmlType(doc.contentType, doc.body)) {
+      throw new ServiceError('UNSUPPORTED_TYPE', `extract needs an HTML page; the target sent ${doc.contentType ?? 'no Content-Type'}`);
+    }
+    const page = parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null);
+    return { url: doc.url, data: extractData(page, input.fields) };
+  });
 }

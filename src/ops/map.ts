@@ -9,7 +9,7 @@ import type { CacheStore } from '../store/types.js';
 import { absoluteHttpUrl, elements, isHtmlType, parsePage } from './html-page.js';
 import { compileFilter, passesFilter, rankByRelevance } from './map-rank.js';
 import { gunzipCapped, isGzip, parseSitemap } from './map-sitemap.js';
-import { CACHE_TTL_SECONDS, cacheKey } from './read.js';
+import { cacheKey, readThroughCache } from './read.js';
 import { resourceFetcher, sitemapLines } from './score.js';
 
 /** The bounds of one map call (spec, issue 7). */
@@ -89,12 +89,7 @@ export function mapCacheKey(engineVersion: string, input: MapInput): string {
 
 /** POST /v1/map through the one-hour cache (no `fresh`). Filters are validated by the route first. */
 export async function mapSiteCached(deps: MapDeps, input: MapInput): Promise<{ result: MapResult; cacheHit: boolean }> {
-  const key = mapCacheKey(deps.engineVersion, input);
-  const cached = await deps.cache.get(key, deps.now());
-  if (cached !== null) return { result: JSON.parse(cached) as MapResult, cacheHit: true };
-  const result = await mapSite(deps, input);
-  await deps.cache.set(key, JSON.stringify(result), CACHE_TTL_SECONDS * 1000, deps.now());
-  return { result, cacheHit: false };
+  return readThroughCache(deps, mapCacheKey(deps.engineVersion, input), false, () => mapSite(deps, input));
 }
 
 /** Registrable domain (eTLD+1) of a host; the host itself for IPs and bare names. */

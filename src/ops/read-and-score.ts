@@ -1,4 +1,4 @@
-import { CACHE_TTL_SECONDS, cacheKey, convertFetched, type ReadDeps, type ReadInput, type ReadResult } from './read.js';
+import { cacheKey, convertFetched, type ReadDeps, type ReadInput, type ReadResult, readThroughCache } from './read.js';
 import { scoreDocument, type ScoreDeps } from './score.js';
 import type { Score } from './score-rubric.js';
 
@@ -14,15 +14,10 @@ export async function readAndScore(
   deps: ReadDeps & ScoreDeps,
   input: ReadInput,
 ): Promise<{ result: ReadAndScoreResult; cacheHit: boolean }> {
-  const key = cacheKey('read-and-score', deps.engineVersion, input.url);
-  if (!input.fresh) {
-    const cached = await deps.cache.get(key, deps.now());
-    if (cached !== null) return { result: JSON.parse(cached) as ReadAndScoreResult, cacheHit: true };
-  }
-  const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
-  const read = await convertFetched(doc, deps.convert);
-  const score = await scoreDocument(deps, doc, input.signal);
-  const result: ReadAndScoreResult = { ...read, score };
-  await deps.cache.set(key, JSON.stringify(result), CACHE_TTL_SECONDS * 1000, deps.now());
-  return { result, cacheHit: false };
+  return readThroughCache(deps, cacheKey('read-and-score', deps.engineVersion, input.url), input.fresh, async () => {
+    const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
+    const read = await convertFetched(doc, deps.convert);
+    const score = await scoreDocument(deps, doc, input.signal);
+    return { ...read, score };
+  });
 }

@@ -44,16 +44,30 @@ export function cacheKey(operation: string, engineVersion: string, url: string):
   return `op:${operation}:${engineVersion}:${url}`;
 }
 
-/** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */
-export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ result: ReadResult; cacheHit: boolean }> {
-  const key = cacheKey('read', deps.engineVersion, input.url);
-  if (!input.fresh) {
+/**
+ * The one-hour cache around an operation: look up unless `fresh`, compute on a miss, and
+ * always write what was computed. Shared by read, read-and-score, extract and map.
+ */
+export async function readThroughCache<T>(
+  deps: { cache: CacheStore; now: () => number },
+  key: string,
+  fresh: boolean,
+  compute: () => Promise<T>,
+): Promise<{ result: T; cacheHit: boolean }> {
+  if (!fresh) {
     const cached = await deps.cache.get(key, deps.now());
-    if (cached !== null) return { result: JSON.parse(cached) as ReadResult, cacheHit: true };
+    if (cached !== null) return { result: JSON.parse(cached) as T, cacheHit: true };
   }
-  const result = await fetchAndConvert(deps.fetcher, input.url, input.signal, deps.convert);
+  const result = await compute();
   await deps.cache.set(key, JSON.stringify(result), CACHE_TTL_SECONDS * 1000, deps.now());
   return { result, cacheHit: false };
+}
+
+/** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */
+export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ result: ReadResult; cacheHit: boolean }> {
+  return readThroughCache(deps, cacheKey('read', deps.engineVersion, input.url), input.fresh, () =>
+    fetchAndConvert(deps.fetcher, input.url, input.signal, deps.convert),
+  );
 }
 
 /** Fetch + convert without the cache; shared by read, batch items and the CLI. */
