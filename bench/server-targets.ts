@@ -10,9 +10,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { request } from 'undici';
-import { createAccount } from '../src/billing/accounts.js';
-import { loadConfig } from '../src/config.js';
-import { startServer } from '../src/server.js';
+import type * as AccountsModule from '../src/billing/accounts.js';
+import type * as ConfigModule from '../src/config.js';
+import type * as ServerModule from '../src/server.js';
+
+// The pith target runs the compiled build that `npm start` runs (bench:server builds it
+// first), not the tsx-transpiled sources: those carry source maps and helper calls.
+const BUILD = new URL('../dist/', import.meta.url);
+async function fromBuild<T>(path: string): Promise<T> {
+  return (await import(new URL(path, BUILD).href)) as T;
+}
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Benchmark article</title></head><body><main><article>
 <h1>Benchmark article</h1>${'<p>Paragraph of benchmark text that looks like a real article body, with some words.</p>'.repeat(40)}
@@ -34,6 +41,9 @@ async function main(): Promise<void> {
   const site = await startTargetSite();
   const pageUrl = `${site}/article.html`;
   if (mode === 'pith') {
+    const { createAccount } = await fromBuild<typeof AccountsModule>('billing/accounts.js');
+    const { loadConfig } = await fromBuild<typeof ConfigModule>('config.js');
+    const { startServer } = await fromBuild<typeof ServerModule>('server.js');
     const config = loadConfig({
       DATA_DIR: mkdtempSync(join(tmpdir(), 'pith-bench-')),
       PORT: '0',

@@ -2,7 +2,8 @@
  * Throughput of cache-hit POST /v1/read (auth + slot + charge + cache + headers) next to a
  * bare Fastify route returning the same JSON, same run, interleaved rounds, loopback only.
  *
- *   npx tsx bench/server.ts [--seconds 8] [--rounds 3] [--connections 50]
+ *   npm run bench:server -- [--seconds 8] [--rounds 3] [--connections 50]   (builds first)
+ *   npx tsx bench/server.ts …                                                (uses the existing dist/)
  *
  * Prints a table and writes bench/results/server.json. Targets (issue 3): pith ≥ 30% of the
  * bare route's req/s and p99 ≤ 20 ms at 50 connections.

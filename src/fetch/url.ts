@@ -30,6 +30,27 @@ export interface UrlCheckOptions {
   allowPrivateTargets?: readonly string[];
 }
 
+const NO_ALLOWANCES: readonly string[] = [];
+
+interface PolicyState {
+  allow: AllowList;
+  /** raw URL → canonical URL, for URLs that passed; the same few URLs recur under load. */
+  accepted: Map<string, string>;
+}
+const policies = new WeakMap<readonly string[], PolicyState>();
+const MAX_REMEMBERED = 1024;
+const MAX_REMEMBERED_LENGTH = 2048;
+
+/** The config's list is one array for the life of the process: parse it once, not per request. */
+function policyFor(entries: readonly string[]): PolicyState {
+  let state = policies.get(entries);
+  if (!state) {
+    state = { allow: parseAllowList(entries), accepted: new Map() };
+    policies.set(entries, state);
+  }
+  return state;
+}
+
 /**
  * Validates a request URL and returns its canonical form: http/https only, no
  * credentials, lower-case punycode host without trailing dot, no default port, no
@@ -38,25 +59,20 @@ export interface UrlCheckOptions {
  * `*.internal`, …) are refused unless the escape hatch allows them.
  * Throws ServiceError INVALID_URL.
  */
-const NO_ALLOWANCES: readonly string[] = [];
-const parsedAllowLists = new WeakMap<readonly string[], AllowList>();
-
-/** The config's list is one array for the life of the process: parse it once, not per request. */
-function allowListFor(entries: readonly string[]): AllowList {
-  let parsed = parsedAllowLists.get(entries);
-  if (!parsed) {
-    parsed = parseAllowList(entries);
-    parsedAllowLists.set(entries, parsed);
-  }
-  return parsed;
-}
-
 export function canonicalizeRequestUrl(raw: string, opts: UrlCheckOptions = {}): string {
-  const allow = allowListFor(opts.allowPrivateTargets ?? NO_ALLOWANCES);
+  const policy = policyFor(opts.allowPrivateTargets ?? NO_ALLOWANCES);
+  const known = typeof raw === 'string' ? policy.accepted.get(raw) : undefined;
+  if (known !== undefined) return known;
   const url = parseHttpUrl(raw);
   const rewritten = rewriteCodeHostUrl(url) ?? url;
-  assertPublicHostLiteral(rewritten, allow);
-  return rewritten.href;
+  assertPublicHostLiteral(rewritten, policy.allow);
+  const canonical = rewritten.href;
+  // A pure function of (raw, allow-list): remembering accepted URLs skips the parse on repeats.
+  if (raw.length <= MAX_REMEMBERED_LENGTH) {
+    if (policy.accepted.size >= MAX_REMEMBERED) policy.accepted.clear();
+    policy.accepted.set(raw, canonical);
+  }
+  return canonical;
 }
 
 /** Parses and normalises an http(s) URL (no host policy); throws INVALID_URL. */

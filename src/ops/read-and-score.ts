@@ -1,4 +1,4 @@
-import { cacheKey, convertFetched, type ReadDeps, type ReadInput, type ReadResult, readThroughCache } from './read.js';
+import { cacheKey, convertFetched, openSignal, type ReadDeps, type ReadInput, type ReadResult, readThroughCache } from './read.js';
 import { scoreDocument, type ScoreDeps } from './score.js';
 import type { Score } from './score-rubric.js';
 
@@ -15,9 +15,10 @@ export async function readAndScore(
   input: ReadInput,
 ): Promise<{ result: ReadAndScoreResult; cacheHit: boolean }> {
   return readThroughCache(deps, cacheKey('read-and-score', deps.engineVersion, input.url), input.fresh, async () => {
-    const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
+    const signal = openSignal(input.signal);
+    const doc = await deps.fetcher.fetch(input.url, signal ? { signal } : {});
     const read = await convertFetched(doc, deps.convert);
-    const score = await scoreDocument(deps, doc, input.signal);
+    const score = await scoreDocument(deps, doc, signal);
     return { ...read, score };
   });
 }

@@ -36,7 +36,12 @@ export interface ReadInput {
   /** Canonical request URL (validated by canonicalizeRequestUrl). */
   url: string;
   fresh: boolean;
-  signal?: AbortSignal;
+  /** The request's abort signal, or a function that opens it when the work needs it. */
+  signal?: AbortSignal | (() => AbortSignal);
+}
+
+export function openSignal(signal: ReadInput['signal']): AbortSignal | undefined {
+  return typeof signal === 'function' ? signal() : signal;
 }
 
 /** Cache key: (operation, engine version, canonical request URL). */
@@ -66,7 +71,7 @@ export async function readThroughCache<T>(
 /** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */
 export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ result: ReadResult; cacheHit: boolean }> {
   return readThroughCache(deps, cacheKey('read', deps.engineVersion, input.url), input.fresh, () =>
-    fetchAndConvert(deps.fetcher, input.url, input.signal, deps.convert),
+    fetchAndConvert(deps.fetcher, input.url, openSignal(input.signal), deps.convert),
   );
 }
 

@@ -10,9 +10,9 @@ declare module 'fastify' {
 
 /** Writes the spec's billing headers from `request.billing` on every response that has one. */
 export function registerBillingHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const state = request.billing;
-    if (!state) return payload;
+    if (!state) return done(null, payload);
     if (state.planRemaining !== null) reply.header('X-RateLimit-Remaining', String(state.planRemaining));
     reply.header('X-RateLimit-Reset', state.resetAt);
     if (state.billed !== null) reply.header('X-Service-Billed', state.billed);
@@ -20,6 +20,6 @@ export function registerBillingHeaders(app: FastifyInstance): void {
       reply.header('X-Credits-Remaining', String(state.creditsRemaining));
     }
     if (state.concurrentRemaining !== null) reply.header('X-Concurrent-Remaining', String(state.concurrentRemaining));
-    return payload;
+    done(null, payload);
   });
 }

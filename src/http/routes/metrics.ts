@@ -25,22 +25,24 @@ function operationLabel(request: FastifyRequest): string | null {
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.decorateRequest('answerCode', null);
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') {
       request.answerCode = ERROR_CODE_IN_BODY.exec(payload)?.[1] ?? `HTTP_${reply.statusCode}`;
     }
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
     const op = operationLabel(request);
-    if (op === null) return;
-    const cacheHeader = reply.getHeader('x-service-cache');
-    metrics.observeRequest({
-      op,
-      code: request.answerCode ?? (reply.statusCode >= 400 ? `HTTP_${reply.statusCode}` : 'OK'),
-      seconds: reply.elapsedTime / 1000,
-      cache: cacheHeader === 'HIT' || cacheHeader === 'MISS' ? cacheHeader : null,
-    });
+    if (op !== null) {
+      const cacheHeader = reply.getHeader('x-service-cache');
+      metrics.observeRequest({
+        op,
+        code: request.answerCode ?? (reply.statusCode >= 400 ? `HTTP_${reply.statusCode}` : 'OK'),
+        seconds: reply.elapsedTime / 1000,
+        cache: cacheHeader === 'HIT' || cacheHeader === 'MISS' ? cacheHeader : null,
+      });
+    }
+    done();
   });
   app.get('/metrics', async (_request, reply) => {
     const text = await metrics.registry.metrics();

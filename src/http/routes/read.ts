@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { CACHE_TTL_SECONDS, type ReadResult, readPage } from '../../ops/read.js';
-import { type AppContext, requestSignal, runBillable, wantsMarkdown } from '../context.js';
+import { type AppContext, lazyRequestSignal, runBillable, wantsMarkdown } from '../context.js';
 import { errorEnvelopeSchema, readRequestSchema, readResponseSchema } from '../schemas.js';
 
 interface ReadBody {
@@ -33,7 +33,7 @@ export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void
     },
     async (request, reply) => {
       const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
-      const signal = requestSignal(ctx, reply);
+      const signal = lazyRequestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read', cost: 1 }, () =>
         readPage(
           ctx.readDeps,

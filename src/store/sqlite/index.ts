@@ -19,12 +19,15 @@ import type {
   Stores,
 } from '../types.js';
 import { type AccountRow, type KeyRow, iso, toAccount, toKey } from '../rows.js';
+import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 
 /**
  * Embedded default: one SQLite file (WAL) under DATA_DIR. better-sqlite3 is synchronous;
  * the interfaces are async so every backend looks the same. Each charge, refund and slot
- * acquire is one IMMEDIATE transaction, which serialises writers across processes too.
+ * acquire or release is atomic on its own (a savepoint); the writes of one event-loop turn
+ * share one IMMEDIATE transaction (group commit, ./group-commit.ts), which also serialises
+ * writers across processes.
  */
 export function openSqliteStores(dataDir: string): Stores {
   mkdirSync(dataDir, { recursive: true });
@@ -34,27 +37,34 @@ export function openSqliteStores(dataDir: string): Stores {
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   migrate(db);
+  const writes = new GroupCommit(db, toStoreError);
   return {
     accounts: sqliteAccounts(db),
-    ledger: sqliteLedger(db),
-    slots: sqliteSlots(db),
+    ledger: sqliteLedger(db, writes),
+    slots: sqliteSlots(db, writes),
     cache: sqliteCache(db),
     async ping() {
       guard(() => db.prepare('SELECT 1').get());
     },
     async close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      writes.flush(); // queued writes commit before the file closes
+      db.close();
     },
   };
 }
 
 /** Maps driver failures (disk full, locked beyond busy_timeout, closed db) to SERVICE_UNAVAILABLE. */
+function toStoreError(err: unknown): unknown {
+  if (err instanceof ServiceError) return err;
+  return new ServiceError('SERVICE_UNAVAILABLE', 'the SQLite store failed', {}, { cause: err });
+}
+
 function guard<T>(fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof ServiceError) throw err;
-    throw new ServiceError('SERVICE_UNAVAILABLE', 'the SQLite store failed', {}, { cause: err });
+    throw toStoreError(err);
   }
 }
 
@@ -116,7 +126,7 @@ function sqliteAccounts(db: Database.Database): AccountStore {
   };
 }
 
-function sqliteLedger(db: Database.Database): LedgerStore {
+function sqliteLedger(db: Database.Database, writes: GroupCommit): LedgerStore {
   const selectMonth = db.prepare('SELECT plan_used FROM month_usage WHERE account_id = ? AND period = ?');
   const selectBalance = db.prepare('SELECT bought_balance FROM accounts WHERE id = ?');
   const addPlanUsed = db.prepare('UPDATE month_usage SET plan_used = plan_used + ? WHERE account_id = ? AND period = ?');
@@ -208,11 +218,11 @@ function sqliteLedger(db: Database.Database): LedgerStore {
   });
 
   return {
-    async charge(req) {
-      return guard(() => chargeTx.immediate(req));
+    charge(req) {
+      return writes.submit(() => chargeTx(req));
     },
-    async refund(req) {
-      return guard(() => refundTx.immediate(req));
+    refund(req) {
+      return writes.submit(() => refundTx(req));
     },
     async addBoughtCredits(input) {
       return guard(() => purchaseTx.immediate(input));
@@ -252,7 +262,7 @@ interface LedgerRow {
   created_at: string;
 }
 
-function sqliteSlots(db: Database.Database): SlotStore {
+function sqliteSlots(db: Database.Database, writes: GroupCommit): SlotStore {
   const purge = db.prepare('DELETE FROM slots WHERE account_id = ? AND expires_at <= ?');
   const count = db.prepare('SELECT COUNT(*) AS n FROM slots WHERE account_id = ? AND expires_at > ?');
   const insert = db.prepare('INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at) VALUES (?, ?, ?)');
@@ -265,11 +275,11 @@ function sqliteSlots(db: Database.Database): SlotStore {
     return { acquired: true, inFlight: n + 1 };
   });
   return {
-    async acquire({ accountId, slotId, limit, nowMs, ttlMs }) {
-      return guard(() => acquireTx.immediate(accountId, slotId, limit, nowMs, ttlMs));
+    acquire({ accountId, slotId, limit, nowMs, ttlMs }) {
+      return writes.submit(() => acquireTx(accountId, slotId, limit, nowMs, ttlMs));
     },
     async release(accountId, slotId) {
-      guard(() => remove.run(accountId, slotId));
+      await writes.submit(() => remove.run(accountId, slotId));
     },
     async inFlight(accountId, nowMs) {
       return guard(() => (count.get(accountId, nowMs) as { n: number }).n);
