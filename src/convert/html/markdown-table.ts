@@ -20,11 +20,14 @@ const COMPLEX_CELL = new Set(['table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul',
 const MAX_COLSPAN = 20;
 
 export function renderTable(table: Element, w: TableWriter): string[] {
-  const rows = tableRows(table);
-  if (rows.length === 0) return [];
-  const cells = rows.map((r) => r.filter((c) => c.name === 'td' || c.name === 'th'));
+  const cells = tableCells(table);
+  if (cells.length === 0) return [];
   let columns = 0;
-  for (const r of cells) columns = Math.max(columns, r.reduce((n, c) => n + span(c), 0));
+  for (const r of cells) {
+    let n = 0;
+    for (const c of r) n += span(c);
+    if (n > columns) columns = n;
+  }
   if (isLayout(table, cells, columns)) return unwrap(cells, w);
   const caption = childrenNamed(table, 'caption')[0];
   const out: string[] = [];
@@ -32,28 +35,36 @@ export function renderTable(table: Element, w: TableWriter): string[] {
     const c = w.inlineChildren(caption).replace(/\s+/g, ' ').trim();
     if (c) out.push(c);
   }
-  const grid = cells.map((row) => {
-    const line: string[] = [];
-    for (const c of row) {
-      line.push(w.cell(c));
-      for (let i = 1; i < span(c); i++) line.push('');
-    }
-    while (line.length < columns) line.push('');
-    return line;
-  });
-  const header = grid[0] as string[];
-  const body = grid.slice(1);
-  const lines = [row(header), `|${header.map(() => ' --- ').join('|')}|`, ...body.map(row)];
+  // One string per row, built directly: tables of 300,000 rows exist, and per-row arrays
+  // were most of their rendering time (bench/extract-robustness.mjs).
+  const lines: string[] = [];
+  for (let r = 0; r < cells.length; r++) {
+    lines.push(row(w, cells[r] as Element[], columns));
+    if (r === 0) lines.push(`|${' --- |'.repeat(columns)}`);
+  }
   out.push(lines.join('\n'));
   return out;
 }
 
-function row(cells: string[]): string {
-  return `| ${cells.map((c) => c || ' ').join(' | ')} |`.replace(/ {2,}\|/g, ' |');
+/** `| a | b |`, colspans padded with empty cells and short rows padded to `columns`. */
+function row(w: TableWriter, cells: readonly Element[], columns: number): string {
+  let line = '|';
+  let filled = 0;
+  for (const c of cells) {
+    const text = w.cell(c);
+    line += text === '' ? '  |' : ` ${text} |`;
+    const n = span(c);
+    for (let i = 1; i < n; i++) line += '  |';
+    filled += n;
+  }
+  for (; filled < columns; filled++) line += '  |';
+  return line.replace(/ {2,}\|/g, ' |');
 }
 
 function span(c: Element): number {
-  const n = parseInt(c.attribs.colspan ?? '1', 10);
+  const raw = c.attribs.colspan;
+  if (raw === undefined) return 1;
+  const n = parseInt(raw, 10);
   return Number.isFinite(n) && n >= 1 ? Math.min(n, MAX_COLSPAN) : 1;
 }
 
@@ -61,21 +72,32 @@ function childrenNamed(el: Element, name: string): Element[] {
   return el.children.filter((c): c is Element => isElement(c) && c.name === name);
 }
 
-/** Rows of this table only (not of nested tables), thead first, tfoot last. */
-function tableRows(table: Element): Element[][] {
-  const head: Element[] = [];
-  const body: Element[] = [];
-  const foot: Element[] = [];
+/**
+ * The `td`/`th` cells of each row of this table only (not of nested tables), thead rows
+ * first, tfoot rows last; rows without cells are skipped.
+ */
+function tableCells(table: Element): Element[][] {
+  const head: Element[][] = [];
+  const body: Element[][] = [];
+  const foot: Element[][] = [];
+  const addRows = (group: Element, into: Element[][]): void => {
+    for (const tr of group.children) if (isElement(tr) && tr.name === 'tr') addRow(tr, into);
+  };
   for (const c of table.children) {
     if (!isElement(c)) continue;
-    if (c.name === 'tr') body.push(c);
-    else if (c.name === 'thead') head.push(...childrenNamed(c, 'tr'));
-    else if (c.name === 'tbody') body.push(...childrenNamed(c, 'tr'));
-    else if (c.name === 'tfoot') foot.push(...childrenNamed(c, 'tr'));
+    if (c.name === 'tr') addRow(c, body);
+    else if (c.name === 'thead') addRows(c, head);
+    else if (c.name === 'tbody') addRows(c, body);
+    else if (c.name === 'tfoot') addRows(c, foot);
   }
-  return [...head, ...body, ...foot]
-    .map((tr) => tr.children.filter((c): c is Element => isElement(c)))
-    .filter((r) => r.length > 0);
+  // concat, not push(...rows): a spread of 300,000 rows overflows the argument limit
+  return head.concat(body, foot);
+}
+
+function addRow(tr: Element, into: Element[][]): void {
+  const cells: Element[] = [];
+  for (const c of tr.children) if (isElement(c) && (c.name === 'td' || c.name === 'th')) cells.push(c);
+  if (cells.length > 0) into.push(cells);
 }
 
 function isLayout(table: Element, cells: Element[][], columns: number): boolean {
@@ -87,6 +109,9 @@ function isLayout(table: Element, cells: Element[][], columns: number): boolean 
 }
 
 function hasComplexContent(cell: Element): boolean {
+  let leaf = true; // most cells hold text only: no stack needed
+  for (const c of cell.children) if (isElement(c)) leaf = false;
+  if (leaf) return false;
   const stack: Element[] = [cell];
   let visited = 0;
   while (stack.length > 0 && visited++ < 500) {

@@ -29,6 +29,8 @@ export interface ElementStats {
   hasMainish: boolean;
   /** Pre-order index: document order comparisons without walking. */
   order: number;
+  /** Which computeStats run wrote this (see StatsMap). */
+  run: number;
 }
 
 export const BLOCK_TAGS = new Set([
@@ -40,7 +42,28 @@ export const BLOCK_TAGS = new Set([
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-export type StatsMap = Map<Element, ElementStats>;
+const STATS = Symbol('pith.stats');
+type WithStats = Element & { [STATS]?: ElementStats };
+let runs = 0;
+
+/**
+ * Stats of one computeStats run. They live on the elements themselves rather than in a
+ * Map: a page of a million elements spent a fifth of its time growing and hashing the
+ * Map (bench/extract-robustness.mjs). The run number keeps a later run over the same
+ * elements from being mistaken for this one.
+ */
+export class StatsMap {
+  constructor(
+    private readonly run: number,
+    /** Number of elements measured. */
+    readonly size: number,
+  ) {}
+
+  get(el: Element): ElementStats | undefined {
+    const s = (el as WithStats)[STATS];
+    return s !== undefined && s.run === this.run ? s : undefined;
+  }
+}
 
 export function computeStats(root: ParentNode): StatsMap {
   const order: Element[] = [];
@@ -61,19 +84,19 @@ export function computeStats(root: ParentNode): StatsMap {
       if (isElement(c)) stack.push(c);
     }
   }
-  const map: StatsMap = new Map();
+  const run = ++runs;
   for (let i = order.length - 1; i >= 0; i--) {
-    const el = order[i] as Element;
+    const el = order[i] as WithStats;
     const s: ElementStats = {
       textLen: 0, linkLen: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, headingLen: 0, embeds: 0, breaks: 0, codeBlocks: 0,
-      hasBlock: false, hasMainish: false, order: i,
+      hasBlock: false, hasMainish: false, order: i, run,
     };
     for (const c of el.children) {
       if (isText(c)) {
         measureText(c.data, s);
       } else if (isElement(c)) {
-        const cs = map.get(c);
-        if (!cs) continue;
+        const cs = (c as WithStats)[STATS];
+        if (cs === undefined || cs.run !== run) continue;
         s.textLen += cs.textLen;
         s.linkLen += cs.linkLen;
         s.commas += cs.commas;
@@ -98,9 +121,9 @@ export function computeStats(root: ParentNode): StatsMap {
       }
     }
     if (el.name === 'a') s.linkLen = s.textLen;
-    map.set(el, s);
+    el[STATS] = s;
   }
-  return map;
+  return new StatsMap(run, order.length);
 }
 
 /**
