@@ -20,6 +20,14 @@ describe('robustness', () => {
     expect(r.markdown.length).toBeGreaterThan(5_000_000);
   });
 
+  it('converts a table of 200,000 rows inside <thead>/<tbody> (no argument-spread limit)', () => {
+    const rows = '<tr><td>a|b</td><td>c</td></tr>'.repeat(200_000);
+    const r = htmlToMarkdown(`<table><thead><tr><th>x</th><th>y</th></tr></thead><tbody>${rows}</tbody></table>`, BASE);
+    const lines = r.markdown.trimEnd().split('\n');
+    expect(lines.slice(0, 3)).toEqual(['| x | y |', '| --- | --- |', '| a\\|b | c |']);
+    expect(lines).toHaveLength(200_002);
+  });
+
   it('survives inputs aimed at regex backtracking and string building', () => {
     const hostile = [
       `<article><p>Some text here for the article body.</p><img srcset="${'a,'.repeat(100_000)}"></article>`,
