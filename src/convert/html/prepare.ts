@@ -1,11 +1,12 @@
 import { Element, Text } from 'domhandler';
 import type { ChildNode, Document, ParentNode } from 'domhandler';
 import { MAX_DEPTH, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
+import { labelTabPanels } from './tabs.js';
 
 /**
  * Phase 1 of extraction: take out everything that can never be content (scripts, styles,
  * form controls, embedded frames, comments, hidden elements) and note the signals the
- * JS_SHELL warning needs before they are gone.
+ * JS_SHELL warning needs before they are gone. Tab panels get their tab's name (tabs.ts).
  */
 
 /** Elements dropped with their subtree wherever they are. */
@@ -55,6 +56,8 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
   const raw: RawMetadata = { metas: new Map(), titleTag: null, htmlLang: null, baseHref: null, jsonLd: [], firstH1: null, relAuthor: null };
   let flattened = 0;
   const doomed: ChildNode[] = [];
+  const tablists: Element[] = [];
+  const tabLabels: Element[] = [];
   const stack: ChildNode[] = [];
   const depths: number[] = [];
   for (let i = doc.children.length - 1; i >= 0; i--) {
@@ -110,6 +113,8 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
     if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
     else if (name === 'h1' && raw.firstH1 === null) raw.firstH1 = textOf(node);
     else if (name === 'a' && raw.relAuthor === null && a.rel !== undefined && /(?:^|\s)author(?:\s|$)/.test(a.rel)) raw.relAuthor = textOf(node);
+    if (a.role === 'tablist') tablists.push(node);
+    else if (name === 'label' && a.for !== undefined) tabLabels.push(node);
     if (a.id !== undefined && SPA_ROOT_IDS.has(a.id)) signals.spaRoot = true;
     if (a['ng-app'] !== undefined || a['data-reactroot'] !== undefined || a['data-server-rendered'] !== undefined) signals.spaRoot = true;
     if (isHidden(node)) {
@@ -127,6 +132,8 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
       depths.push(depth + 1);
     }
   }
+  // before removal: tab strips and radio inputs are still in the tree to pair with panels
+  for (const label of labelTabPanels(tablists, tabLabels)) doomed.push(label);
   removeNodes(doomed);
   return { signals, raw, flattened };
 }
