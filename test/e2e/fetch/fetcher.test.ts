@@ -201,6 +201,94 @@ describe('DNS rebinding', () => {
   });
 });
 
+describe('hosts with several addresses', () => {
+  /** A dialler that fails the listed addresses without connecting and really dials 127.0.0.1. */
+  function failingDialler(port: number, failures: Record<string, string>, dialled: string[]) {
+    const real = buildConnector({});
+    return (opts: buildConnector.Options, cb: buildConnector.Callback) => {
+      dialled.push(opts.hostname);
+      const code = failures[opts.hostname];
+      if (code !== undefined) {
+        const err = Object.assign(new Error(`simulated ${code}`), { code });
+        queueMicrotask(() => cb(err, null));
+        return;
+      }
+      real({ ...opts, port: String(port) }, cb);
+    };
+  }
+
+  it('falls over to the next checked address when one refuses or is unreachable', async () => {
+    const s = await site((req, res) => (req.url === '/robots.txt' ? noRobots(req, res) : res.end('reached')));
+    const dialled: string[] = [];
+    const f = fetcher({
+      allowPrivateTargets: ['127.0.0.0/8'],
+      lookup: async () => [
+        { address: '127.0.0.7', family: 4 },
+        { address: '127.0.0.8', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+      dial: failingDialler(s.port, { '127.0.0.7': 'ECONNREFUSED', '127.0.0.8': 'EHOSTUNREACH' }, dialled),
+    });
+    const doc = await f.fetch(`http://multi.test:${s.port}/`);
+    expect(doc.body.toString()).toBe('reached');
+    // every connection (robots.txt, then the page) tries the addresses in resolver order
+    expect(dialled.slice(0, 3)).toEqual(['127.0.0.7', '127.0.0.8', '127.0.0.1']);
+    expect(dialled.every((a) => ['127.0.0.7', '127.0.0.8', '127.0.0.1'].includes(a))).toBe(true);
+  });
+
+  it('does not retry other addresses for failures that are not the address\'s (e.g. TLS)', async () => {
+    const s = await site((_req, res) => res.end('never'));
+    const dialled: string[] = [];
+    const cache = memoryCache();
+    await cache.set(`robots:http://tls.test:${s.port}`, JSON.stringify({ kind: 'allow-all' }), 60_000, 0);
+    const f = fetcher({
+      cache,
+      allowPrivateTargets: ['127.0.0.0/8'],
+      lookup: async () => [
+        { address: '127.0.0.7', family: 4 },
+        { address: '127.0.0.1', family: 4 },
+      ],
+      dial: failingDialler(s.port, { '127.0.0.7': 'ERR_TLS_CERT_ALTNAME_INVALID' }, dialled),
+    });
+    const err = await codeOf(f.fetch(`http://tls.test:${s.port}/`));
+    expect(err.status).toBeGreaterThanOrEqual(400);
+    expect(dialled).toEqual(['127.0.0.7']);
+  });
+
+  it('tries at most four addresses and reports the target as unreachable', async () => {
+    const s = await site((_req, res) => res.end('never'));
+    const dialled: string[] = [];
+    const cache = memoryCache();
+    await cache.set(`robots:http://down.test:${s.port}`, JSON.stringify({ kind: 'allow-all' }), 60_000, 0);
+    const addresses = ['127.0.0.11', '127.0.0.12', '127.0.0.13', '127.0.0.14', '127.0.0.15'];
+    const f = fetcher({
+      cache,
+      allowPrivateTargets: ['127.0.0.0/8'],
+      lookup: async () => addresses.map((address) => ({ address, family: 4 as const })),
+      dial: failingDialler(s.port, Object.fromEntries(addresses.map((a) => [a, 'ECONNREFUSED'])), dialled),
+    });
+    const err = await codeOf(f.fetch(`http://down.test:${s.port}/`));
+    expect(err.code).toBe('URL_NOT_FOUND');
+    expect(dialled).toEqual(addresses.slice(0, 4));
+  });
+
+  it('refuses the connection without dialling when any of the addresses is not public', async () => {
+    const s = await site((_req, res) => res.end('never'));
+    const dialled: string[] = [];
+    const f = fetcher({
+      allowPrivateTargets: [`127.0.0.1:${s.port}`],
+      lookup: async () => [
+        { address: '127.0.0.1', family: 4 },
+        { address: '10.1.2.3', family: 4 },
+      ],
+      dial: failingDialler(s.port, {}, dialled),
+    });
+    const err = await codeOf(f.fetch(`http://mixed.test:${s.port}/`));
+    expect(err.code).toBe('INVALID_URL');
+    expect(dialled).toEqual([]);
+  });
+});
+
 describe('error statuses and network failures', () => {
   it.each([
     [404, 'URL_NOT_FOUND'],
