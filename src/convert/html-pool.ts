@@ -25,6 +25,8 @@ export interface HtmlWorkerPoolOptions {
   timeoutMs?: number;
   /** Heap cap of each worker, MB (a 10 MB page's DOM needs a few hundred). */
   maxHeapMb?: number;
+  /** Longest wait for a free worker before SERVICE_UNAVAILABLE; default timeoutMs. */
+  queueTimeoutMs?: number;
 }
 
 /** tsx's ESM register API (its package exports name it `tsx/esm/api`, import condition). */
@@ -55,6 +57,7 @@ export class HtmlWorkerPool {
   private readonly size: number;
   private readonly timeoutMs: number;
   private readonly maxHeapMb: number;
+  private readonly queueTimeoutMs: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Array<(slot: Slot) => void> = [];
   private nextId = 1;
@@ -64,11 +67,19 @@ export class HtmlWorkerPool {
     this.size = Math.max(1, options.size ?? Math.max(1, availableParallelism() - 1));
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxHeapMb = options.maxHeapMb ?? 1024;
+    this.queueTimeoutMs = Math.min(options.queueTimeoutMs ?? this.timeoutMs, this.timeoutMs);
   }
 
-  async convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions = {}): Promise<ConvertResult> {
+  /**
+   * Converts one page. The budget (timeoutMs) runs from this call: time spent waiting for
+   * a free worker counts, so a request never waits longer than the budget in all. An abort
+   * of `signal` (client gone, shutdown) while waiting drops the page from the queue.
+   */
+  async convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions = {}, signal?: AbortSignal): Promise<ConvertResult> {
     if (this.closed) throw new ServiceError('SERVICE_UNAVAILABLE', 'the HTML converter is shut down');
-    const slot = await this.take();
+    const started = performance.now();
+    const slot = await this.take(signal);
+    const budgetLeft = Math.max(1, this.timeoutMs - (performance.now() - started));
     const id = this.nextId++;
     return new Promise<ConvertResult>((resolve, reject) => {
       const { worker } = slot;
@@ -103,7 +114,7 @@ export class HtmlWorkerPool {
       const onExit = (code: number): void => onFailure(new Error(`worker exited with code ${code}`));
       const timer = setTimeout(
         () => finish(new ServiceError('EXTRACTION_FAILED', `converting the page took longer than ${this.timeoutMs} ms`)),
-        this.timeoutMs,
+        budgetLeft,
       );
       worker.on('message', onMessage);
       worker.on('error', onFailure);
@@ -126,7 +137,8 @@ export class HtmlWorkerPool {
     await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
   }
 
-  private take(): Promise<Slot> {
+  private take(signal?: AbortSignal): Promise<Slot> {
+    signal?.throwIfAborted();
     const idle = this.slots.find((s) => !s.busy);
     if (idle) {
       idle.busy = true;
@@ -138,7 +150,30 @@ export class HtmlWorkerPool {
       this.slots.push(slot);
       return Promise.resolve(slot);
     }
-    return new Promise((resolve) => this.queue.push(resolve));
+    return new Promise((resolve, reject) => {
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const waiter = (slot: Slot): void => {
+        cleanup();
+        resolve(slot);
+      };
+      const cancel = (err: unknown): void => {
+        const at = this.queue.indexOf(waiter);
+        if (at >= 0) this.queue.splice(at, 1);
+        cleanup();
+        reject(err);
+      };
+      const onAbort = (): void => cancel(signal?.reason);
+      // Every worker is busy with big pages: say so rather than hold the request forever.
+      const timer = setTimeout(
+        () => cancel(new ServiceError('SERVICE_UNAVAILABLE', `all HTML converters stayed busy for ${this.queueTimeoutMs} ms; retry shortly`)),
+        this.queueTimeoutMs,
+      );
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(waiter);
+    });
   }
 
   private give(slot: Slot): void {

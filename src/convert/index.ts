@@ -55,7 +55,7 @@ async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, 
   });
   switch (format) {
     case 'html': {
-      return htmlToMarkdown(text, input.url, { contentLanguage: language }, pool);
+      return htmlToMarkdown(text, input.url, { contentLanguage: language }, pool, input.signal);
     }
     case 'json': {
       const json = jsonToMarkdown(text);
@@ -70,7 +70,7 @@ async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, 
     }
     case 'xml': {
       if (rootName(parseXml(text.slice(0, 64 * 1024)).doc) === 'html') {
-        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language }, pool);
+        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language }, pool, input.signal);
         return { ...result, metadata: { ...result.metadata, content_type: 'application/xhtml+xml' } };
       }
       const xml = xmlToMarkdown(text);
@@ -118,8 +118,14 @@ function hasNonAscii(body: Buffer): boolean {
  * The HTML converter, loaded on first use: it is the heaviest module here and non-HTML
  * reads (PDF, JSON, CSV…) never need it.
  */
-async function htmlToMarkdown(html: string, url: string, options: HtmlToMarkdownOptions, pool?: HtmlWorkerPool): Promise<ConvertResult> {
-  if (pool) return pool.convert(html, url, options);
+async function htmlToMarkdown(
+  html: string,
+  url: string,
+  options: HtmlToMarkdownOptions,
+  pool?: HtmlWorkerPool,
+  signal?: AbortSignal,
+): Promise<ConvertResult> {
+  if (pool) return pool.convert(html, url, options, signal);
   const html_ = await import('./html/index.js');
   return html_.htmlToMarkdown(html, url, options);
 }

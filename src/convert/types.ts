@@ -31,4 +31,6 @@ export interface ConvertInput {
   headers: Record<string, string>;
   /** Final URL, the base for relative links. */
   url: string;
+  /** The request's signal: a page still waiting for a converter is dropped when it aborts. */
+  signal?: AbortSignal;
 }

@@ -17,7 +17,7 @@ export async function readAndScore(
   return readThroughCache(deps, cacheKey('read-and-score', deps.engineVersion, input.url), input.fresh, async () => {
     const signal = openSignal(input.signal);
     const doc = await deps.fetcher.fetch(input.url, signal ? { signal } : {});
-    const read = await convertFetched(doc, deps.convert);
+    const read = await convertFetched(doc, deps.convert, signal);
     const score = await scoreDocument(deps, doc, signal);
     return { ...read, score };
   });

@@ -78,13 +78,14 @@ export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ resu
 /** Fetch + convert without the cache; shared by read, batch items and the CLI. */
 export async function fetchAndConvert(fetcher: Fetcher, url: string, signal?: AbortSignal, convert?: ConvertOptions): Promise<ReadResult> {
   const doc = await fetcher.fetch(url, signal ? { signal } : {});
-  return convertFetched(doc, convert);
+  return convertFetched(doc, convert, signal);
 }
 
 /** Converts a fetched document into read's result; `extraction_time_ms` starts here. */
-export async function convertFetched(doc: FetchedDocument, convert?: ConvertOptions): Promise<ReadResult> {
+export async function convertFetched(doc: FetchedDocument, convert?: ConvertOptions, signal?: AbortSignal): Promise<ReadResult> {
   const started = performance.now();
-  const converted = await convertDocument({ body: doc.body, contentType: doc.contentType, headers: doc.headers, url: doc.url }, convert);
+  const input = { body: doc.body, contentType: doc.contentType, headers: doc.headers, url: doc.url, ...(signal ? { signal } : {}) };
+  const converted = await convertDocument(input, convert);
   const extractionMs = Math.round(performance.now() - started);
   return {
     url: doc.url,

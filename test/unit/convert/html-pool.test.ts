@@ -53,6 +53,37 @@ describe('HtmlWorkerPool', () => {
     expect((await patient.convert(PAGE, 'https://harbour.test/')).markdown).toContain('harbour master');
   });
 
+  it('a page that cannot get a worker in time is SERVICE_UNAVAILABLE; the busy worker finishes its page', async () => {
+    const pool = new HtmlWorkerPool({ size: 1, queueTimeoutMs: 50 });
+    pools.push(pool);
+    // a fresh worker loads the engine (~0.4 s) before it converts: far longer than 50 ms
+    const big = `<html><body>${'<div><p>word word word</p></div>'.repeat(60_000)}</body></html>`;
+    const first = pool.convert(big, 'https://harbour.test/');
+    const second = pool.convert(PAGE, 'https://harbour.test/');
+    await expect(second).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect((await first).markdown).toContain('word word word');
+    expect((await pool.convert(PAGE, 'https://harbour.test/')).markdown).toContain('harbour master');
+  });
+
+  it('a waiting page whose request is aborted leaves the queue at once, with the abort reason', async () => {
+    const pool = new HtmlWorkerPool({ size: 1 });
+    pools.push(pool);
+    const big = `<html><body>${'<div><p>word word word</p></div>'.repeat(60_000)}</body></html>`;
+    const order: string[] = [];
+    const first = pool.convert(big, 'https://harbour.test/').then(() => order.push('first done'));
+    const client = new AbortController();
+    const second = pool.convert(PAGE, 'https://harbour.test/', {}, client.signal).catch((err: unknown) => {
+      order.push('second aborted');
+      throw err;
+    });
+    const reason = new Error('client went away');
+    client.abort(reason);
+    await expect(second).rejects.toBe(reason);
+    await first;
+    expect(order).toEqual(['second aborted', 'first done']);
+    await expect(pool.convert(PAGE, 'https://harbour.test/', {}, AbortSignal.abort(reason))).rejects.toBe(reason);
+  });
+
   it('an engine error crosses the thread as the same ServiceError', async () => {
     const pool = new HtmlWorkerPool({ size: 1 });
     pools.push(pool);
