@@ -133,7 +133,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   });
   registerBillingHeaders(app);
   registerErrorHandling(app, (path) => routes.allowedMethods(path));
-  registerMetrics(app, metrics);
+  registerMetrics(app, metrics, config.metricsToken);
 
   app.get('/healthz', async () => ({ status: 'success', healthy: true }));
   app.get('/readyz', async () => {

@@ -9,6 +9,8 @@ export interface Config {
   dataDir: string;
   /** Admin API is disabled when null. */
   adminToken: string | null;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`; open when null. */
+  metricsToken: string | null;
   /** Part of every cache key; a deploy changes it. */
   engineVersion: string;
   logLevel: string;
@@ -76,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
     adminToken: emptyToNull(env.ADMIN_TOKEN),
+    metricsToken: emptyToNull(env.METRICS_TOKEN),
     engineVersion: emptyToNull(env.ENGINE_VERSION) ?? defaultEngineVersion(),
     logLevel,
     allowPrivateTargets: (env.ALLOW_PRIVATE_TARGETS ?? '')

@@ -79,6 +79,7 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'API key `pk_…`' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment (admin API is disabled when unset)' },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN of the deployment (required by /metrics only when set)' },
       },
       schemas: {
         Error: { ...errorEnvelopeSchema, properties: { ...errorEnvelopeSchema.properties, code: { type: 'string', enum: Object.keys(ERROR_CODES) } } },
@@ -229,8 +230,12 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
       '/metrics': {
         get: {
           operationId: 'metrics',
-          summary: 'Prometheus metrics: requests by op/code, latency, cache hit ratio, fetch errors, slots in use, credits charged/refunded (unauthenticated; expose only to Prometheus)',
-          responses: { 200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+          summary: 'Prometheus metrics: requests by op/code, latency, cache hit ratio, fetch errors, slots in use, credits charged/refunded (Bearer METRICS_TOKEN when the deployment sets one, open otherwise)',
+          security: [{}, { metricsToken: [] }],
+          responses: {
+            200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
+            ...errorResponses(['UNAUTHORIZED']),
+          },
         },
       },
       '/admin/v1/accounts': {

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey, looksLikeApiKey } from '../../billing/api-keys.js';
 import { ServiceError } from '../../errors.js';
@@ -28,4 +29,18 @@ export function registerApiKeyAuth(scope: FastifyInstance, stores: Stores): void
     if (!found) throw new ServiceError('UNAUTHORIZED', 'invalid or revoked API key');
     request.account = found.account;
   });
+}
+
+const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
+
+/**
+ * An onRequest hook that admits only `Authorization: Bearer <secret>` (operator tokens:
+ * ADMIN_TOKEN, METRICS_TOKEN). Digests are compared, so the check is constant-time
+ * whatever the lengths.
+ */
+export function requireBearerSecret(secret: string, what: string): (request: FastifyRequest) => Promise<void> {
+  const expected = sha256(secret);
+  return async (request) => {
+    if (!timingSafeEqual(sha256(bearerToken(request)), expected)) throw new ServiceError('UNAUTHORIZED', `invalid ${what}`);
+  };
 }

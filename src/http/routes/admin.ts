@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
   addCreditPack,
@@ -12,10 +11,8 @@ import { CREDIT_PACKS, type CreditPackId } from '../../billing/plans.js';
 import { ServiceError } from '../../errors.js';
 import { PLAN_IDS, type PlanId } from '../../store/types.js';
 import type { AppContext } from '../context.js';
-import { bearerToken } from '../plugins/auth.js';
+import { requireBearerSecret } from '../plugins/auth.js';
 import { errorEnvelopeSchema } from '../schemas.js';
-
-const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
 
 const errors = { '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema };
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 100 } } } as const;
@@ -24,12 +21,7 @@ const nameProp = { type: ['string', 'null'], maxLength: 200 } as const;
 
 /** Operator API under /admin/v1, guarded by ADMIN_TOKEN. Registered only when the token is set. */
 export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adminToken: string): void {
-  const expected = sha256(adminToken);
-  scope.addHook('onRequest', async (request) => {
-    const token = bearerToken(request);
-    // compare digests so the comparison is constant-time whatever the lengths
-    if (!timingSafeEqual(sha256(token), expected)) throw new ServiceError('UNAUTHORIZED', 'invalid admin token');
-  });
+  scope.addHook('onRequest', requireBearerSecret(adminToken, 'admin token'));
 
   scope.post<{ Body: { plan: PlanId; name?: string | null } }>(
     '/accounts',

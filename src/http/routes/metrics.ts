@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../../metrics/metrics.js';
+import { requireBearerSecret } from '../plugins/auth.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,7 +24,7 @@ function operationLabel(request: FastifyRequest): string | null {
  * Adds request metrics for every /v1 operation and /mcp, and GET /metrics (Prometheus text
  * format, unauthenticated like /healthz: expose it only where Prometheus can reach it).
  */
-export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
+export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | null): void {
   app.decorateRequest('answerCode', null);
   app.addHook('onSend', (request, reply, payload, done) => {
     if (reply.statusCode >= 400 && typeof payload === 'string') {
@@ -44,7 +45,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     }
     done();
   });
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', token === null ? {} : { onRequest: requireBearerSecret(token, 'metrics token') }, async (_request, reply) => {
     const text = await metrics.registry.metrics();
     return reply.type(metrics.registry.contentType).send(text);
   });

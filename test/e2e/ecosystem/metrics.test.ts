@@ -72,3 +72,30 @@ describe('GET /metrics (Prometheus)', () => {
     expect(sample(text, 'pith_requests_total', { op: 'read', code: 'CONCURRENT_LIMIT' })).toBe(1);
   });
 });
+
+describe('GET /metrics with METRICS_TOKEN set', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startService({ env: { METRICS_TOKEN: 'scrape-secret-0123456789' } });
+  });
+  afterAll(async () => {
+    await svc.close();
+  });
+
+  it('answers only the scraper that sends the token', async () => {
+    const none = await svc.call('/metrics');
+    expect(none.status).toBe(401);
+    expect(none.json).toMatchObject({ status: 'error', code: 'UNAUTHORIZED' });
+    const wrong = await svc.call('/metrics', { headers: { authorization: 'Bearer scrape-secret-01234567890' } });
+    expect(wrong.status).toBe(401);
+    const right = await svc.call('/metrics', { headers: { authorization: 'Bearer scrape-secret-0123456789' } });
+    expect(right.status).toBe(200);
+    expect(right.text).toContain('pith_requests_total');
+  });
+
+  it('does not put the token in front of anything else', async () => {
+    expect((await svc.call('/healthz')).status).toBe(200);
+    const { apiKey } = await svc.newAccount('free');
+    expect((await svc.call('/v1/usage', { key: apiKey })).status).toBe(200);
+  });
+});
