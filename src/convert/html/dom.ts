@@ -18,6 +18,12 @@ export const MAX_DEPTH = 256;
  */
 export const MAX_PARSE_DEPTH = 512;
 
+/**
+ * A slot on every parsed element for per-element analysis data (stats.ts). Present from
+ * construction, so filling it later does not change the object's shape.
+ */
+export const ANALYSIS = Symbol('pith.analysis');
+
 const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
 
 /** Parser whose open-element stack never grows past MAX_PARSE_DEPTH. */
@@ -57,7 +63,7 @@ class LightTreeBuilder {
 
   onopentag(name: string, attribs: Record<string, string>): void {
     const type = name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag';
-    const el = { type, name, attribs, children: [], parent: null, prev: null, next: null } as unknown as Element;
+    const el = { type, name, attribs, children: [], parent: null, prev: null, next: null, [ANALYSIS]: undefined } as unknown as Element;
     this.add(el);
     this.stack.push(el);
   }

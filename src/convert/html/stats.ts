@@ -1,5 +1,5 @@
 import type { Element, ParentNode } from 'domhandler';
-import { isElement, isText } from './dom.js';
+import { ANALYSIS, isElement, isText } from './dom.js';
 
 /**
  * Per-element text statistics, computed once per document in one bottom-up pass
@@ -42,8 +42,7 @@ export const BLOCK_TAGS = new Set([
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-const STATS = Symbol('pith.stats');
-type WithStats = Element & { [STATS]?: ElementStats };
+type WithStats = Element & { [ANALYSIS]?: ElementStats };
 let runs = 0;
 
 /**
@@ -60,7 +59,7 @@ export class StatsMap {
   ) {}
 
   get(el: Element): ElementStats | undefined {
-    const s = (el as WithStats)[STATS];
+    const s = (el as WithStats)[ANALYSIS];
     return s !== undefined && s.run === this.run ? s : undefined;
   }
 }
@@ -95,7 +94,7 @@ export function computeStats(root: ParentNode): StatsMap {
       if (isText(c)) {
         measureText(c.data, s);
       } else if (isElement(c)) {
-        const cs = (c as WithStats)[STATS];
+        const cs = (c as WithStats)[ANALYSIS];
         if (cs === undefined || cs.run !== run) continue;
         s.textLen += cs.textLen;
         s.linkLen += cs.linkLen;
@@ -121,7 +120,7 @@ export function computeStats(root: ParentNode): StatsMap {
       }
     }
     if (el.name === 'a') s.linkLen = s.textLen;
-    el[STATS] = s;
+    el[ANALYSIS] = s;
   }
   return new StatsMap(run, order.length);
 }
