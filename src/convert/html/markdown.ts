@@ -410,6 +410,8 @@ function isListBlock(b: string): boolean {
 
 function indent(s: string, n: number): string {
   const pad = ' '.repeat(n);
+  // most list items are one line: no split/map/join for them
+  if (!s.includes('\n')) return s === '' ? '' : pad + s;
   return s
     .split('\n')
     .map((l) => (l === '' ? '' : pad + l))
