@@ -190,6 +190,11 @@ interface SitemapWalk {
   add: (url: string, link: Omit<MapLink, 'url'>) => void;
 }
 
+/** Sitemap files fetched at once (the index's children, typically). */
+const SITEMAP_PARALLELISM = 4;
+/** Raw bytes a sitemap fetched ahead of its turn may take; the head of the queue may take the whole budget. */
+const SITEMAP_PREFETCH_MAX_BYTES = 10 * 1024 * 1024;
+
 async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: number; bytes: number }> {
   const probes = resourceFetcher(deps.fetcher);
   const origin = new URL(walk.startUrl).origin;
@@ -218,6 +223,17 @@ async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: 
 
   let files = 0;
   let bytes = 0;
+  // Sitemaps are fetched SITEMAP_PARALLELISM at a time but read in queue order, so the links
+  // come out in the same order as one by one; only decoding counts against the byte budget.
+  const fetchRaw = async (url: string, maxBytes: number): Promise<{ body: Buffer; truncated: boolean } | null> => {
+    try {
+      const res = await probes.fetchResource(url, { signal: walk.signal, maxBytes, truncate: true, headers: { accept: 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.5' } });
+      return res.status === 200 ? { body: res.body, truncated: res.truncated } : null;
+    } catch {
+      if (walk.signal.aborted) walk.bounds.add('time');
+      return null;
+    }
+  };
   while (queue.length > 0) {
     if (walk.signal.aborted) {
       walk.bounds.add('time');
@@ -232,28 +248,34 @@ async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: 
       walk.bounds.add('sitemap_bytes');
       break;
     }
-    const url = queue.shift() as string;
-    files++;
-    let body: Buffer;
-    try {
-      const res = await probes.fetchResource(url, { signal: walk.signal, maxBytes: left, truncate: true, headers: { accept: 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.5' } });
-      if (res.status !== 200) continue;
-      if (res.truncated) walk.bounds.add('sitemap_bytes');
-      body = res.body;
-    } catch {
-      if (walk.signal.aborted) walk.bounds.add('time');
-      continue;
-    }
-    if (isGzip(body)) {
-      const unzipped = await gunzipCapped(body, left);
-      if (unzipped.truncated) walk.bounds.add('sitemap_bytes');
-      body = unzipped.data;
-    }
-    bytes += body.length;
-    const parsed = parseSitemap(body.toString('utf8'));
-    for (const entry of parsed.entries) {
-      if (parsed.kind === 'index') enqueue(entry.loc);
-      else walk.add(entry.loc, entry.lastmod ? { source: 'sitemap', lastmod: entry.lastmod } : { source: 'sitemap' });
+    const wave = queue.splice(0, Math.min(SITEMAP_PARALLELISM, walk.limits.maxSitemapFiles - files));
+    files += wave.length;
+    // The head of the wave may use the whole remaining budget; the others are fetched ahead
+    // with a smaller cap, so one map call never holds several budgets' worth of bytes.
+    const fetched = await Promise.all(wave.map((url, i) => fetchRaw(url, i === 0 ? left : Math.min(left, SITEMAP_PREFETCH_MAX_BYTES))));
+    for (const raw of fetched) {
+      if (raw === null) continue;
+      const room = walk.limits.maxSitemapBytes - bytes;
+      if (room <= 0) {
+        walk.bounds.add('sitemap_bytes');
+        break;
+      }
+      let body = raw.body;
+      if (raw.truncated) walk.bounds.add('sitemap_bytes');
+      if (isGzip(body)) {
+        const unzipped = await gunzipCapped(body, room);
+        if (unzipped.truncated) walk.bounds.add('sitemap_bytes');
+        body = unzipped.data;
+      } else if (body.length > room) {
+        walk.bounds.add('sitemap_bytes');
+        body = body.subarray(0, room);
+      }
+      bytes += body.length;
+      const parsed = parseSitemap(body.toString('utf8'));
+      for (const entry of parsed.entries) {
+        if (parsed.kind === 'index') enqueue(entry.loc);
+        else walk.add(entry.loc, entry.lastmod ? { source: 'sitemap', lastmod: entry.lastmod } : { source: 'sitemap' });
+      }
     }
   }
   return { files, bytes };

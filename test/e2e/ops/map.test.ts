@@ -49,6 +49,9 @@ describe('POST /v1/map', () => {
   let files: Map<string, { type: string; body: Buffer | string }>;
   const served: string[] = [];
   let origin: string;
+  let waveInFlight = 0;
+  let wavePeak = 0;
+  const waveWaiting: Array<() => void> = [];
 
   beforeAll(async () => {
     let bomb: Buffer | null = null;
@@ -82,6 +85,23 @@ describe('POST /v1/map', () => {
         // 60 MB of XML in 60 KB of gzip: decoding stops at the 50 MB cap
         if (path === '/sitemap.xml') return void res.writeHead(200, { 'content-type': 'application/gzip' }).end(bombOf(port));
         return void res.writeHead(404).end();
+      }
+      if (host === 'wave.test') {
+        // 8 sitemaps; each answer waits until 4 are in flight (or 300 ms), to see the parallelism
+        if (path === '/robots.txt') return void res.writeHead(200).end(`Sitemap: http://wave.test:${port}/index.xml\n`);
+        if (path === '/index.xml') return void res.writeHead(200).end(sitemapIndex(Array.from({ length: 8 }, (_, i) => `http://wave.test:${port}/s/${i}.xml`)));
+        const m = /^\/s\/(\d+)\.xml$/.exec(path);
+        if (!m) return void res.writeHead(404).end();
+        waveInFlight++;
+        wavePeak = Math.max(wavePeak, waveInFlight);
+        const answer = (): void => {
+          waveInFlight--;
+          res.writeHead(200).end(urlset([`http://wave.test:${port}/page/${m[1]}`]));
+        };
+        waveWaiting.push(answer);
+        if (waveWaiting.length >= 4) for (const go of waveWaiting.splice(0)) go();
+        else setTimeout(() => waveWaiting.includes(answer) && waveWaiting.splice(waveWaiting.indexOf(answer), 1) && answer(), 300);
+        return;
       }
       if (host === 'nosite.test') return void res.writeHead(404).end();
       if (host === 'onlysitemap.test') {
@@ -167,6 +187,15 @@ describe('POST /v1/map', () => {
     // post/2 matches all three words, post/1 two (blog, post), p/2 one
     expect(post.json.links.slice(0, 3).map((l: any) => new URL(l.url).pathname)).toEqual(['/post/2', '/post/1', '/p/2']);
     expect(post.json.stats.urls_matched).toBe(post.json.links.length);
+  });
+
+  it('fetches sitemaps four at a time and still lists their URLs in sitemap order', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const res = await svc.call('/v1/map', { key: apiKey, body: { url: `http://wave.test:${site.port}/` } });
+    expect(res.status, res.text).toBe(200);
+    expect(wavePeak).toBe(4);
+    expect(res.json.stats.sitemaps_read).toBe(10); // index, /sitemap.xml (404) and the 8
+    expect(res.json.links.map((l: any) => l.url)).toEqual(Array.from({ length: 8 }, (_, i) => `http://wave.test:${site.port}/page/${i}`));
   });
 
   it('is bounded: at most 50 sitemap files', async () => {
