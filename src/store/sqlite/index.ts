@@ -85,6 +85,7 @@ function sqliteAccounts(db: Database.Database): AccountStore {
     'SELECT id, account_id, prefix, name, created_at, revoked_at FROM api_keys WHERE account_id = ? ORDER BY created_at, id',
   );
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL');
+  const keyLookups = new KeyLookupCache(db);
   return {
     async createAccount({ id, plan, name, now }) {
       return guard(() => {
@@ -101,6 +102,7 @@ function sqliteAccounts(db: Database.Database): AccountStore {
     async setPlan(id, plan) {
       return guard(() => {
         updatePlan.run(plan, id);
+        keyLookups.clear();
         const row = selectAccount.get(id) as AccountRow | undefined;
         return row ? toAccount(row) : null;
       });
@@ -113,17 +115,65 @@ function sqliteAccounts(db: Database.Database): AccountStore {
     },
     async findByKeyHash(hash) {
       return guard(() => {
+        const known = keyLookups.get(hash);
+        if (known) return known;
         const row = selectByHash.get(hash) as (AccountRow & { key_id: string }) | undefined;
-        return row ? { account: toAccount(row), keyId: row.key_id } : null;
+        if (!row) return null; // unknown keys are not remembered: a new key works at once
+        return keyLookups.set(hash, { account: Object.freeze(toAccount(row)), keyId: row.key_id });
       });
     },
     async listKeys(accountId) {
       return guard(() => (selectKeys.all(accountId) as KeyRow[]).map(toKey));
     },
     async revokeKey(accountId, keyId, now) {
-      return guard(() => revoke.run(iso(now), keyId, accountId).changes === 1);
+      return guard(() => {
+        const revoked = revoke.run(iso(now), keyId, accountId).changes === 1;
+        keyLookups.clear();
+        return revoked;
+      });
     },
   };
+}
+
+type KeyLookup = { account: Account; keyId: string };
+
+/**
+ * API key → account, remembered while the database is unchanged by anyone else. Every
+ * authenticated request looks its key up, and under load that read cost more than the
+ * charge (bench/README.md § Server). `PRAGMA data_version` changes whenever another
+ * connection (the CLI, another process) commits, which empties this cache; this store's
+ * own plan changes and revocations empty it directly. So a revoked key or a changed plan
+ * is seen by the next request, exactly as without the cache.
+ */
+class KeyLookupCache {
+  private static readonly MAX_ENTRIES = 10_000;
+  private readonly dataVersion: Database.Statement;
+  private seenVersion: unknown = null;
+  private readonly entries = new Map<string, KeyLookup>();
+
+  constructor(db: Database.Database) {
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+  }
+
+  get(hash: string): KeyLookup | undefined {
+    const version = this.dataVersion.get();
+    if (version !== this.seenVersion) {
+      this.entries.clear();
+      this.seenVersion = version;
+      return undefined;
+    }
+    return this.entries.get(hash);
+  }
+
+  set(hash: string, lookup: KeyLookup): KeyLookup {
+    if (this.entries.size >= KeyLookupCache.MAX_ENTRIES) this.entries.clear();
+    this.entries.set(hash, lookup);
+    return lookup;
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
 }
 
 function sqliteLedger(db: Database.Database, writes: GroupCommit): LedgerStore {
