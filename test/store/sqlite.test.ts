@@ -10,11 +10,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 storeContract('sqlite', async () => openSqliteStores(dir));
 
+/** A request sent after a change arrives in a later event-loop turn than the change. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 describe('sqlite: key lookups stay exact across processes sharing the file', () => {
   const shared = mkdtempSync(join(tmpdir(), 'pith-store-sqlite-keys-'));
   afterAll(() => rmSync(shared, { recursive: true, force: true }));
 
-  it('a key revoked or a plan changed through another connection is seen by the next lookup', async () => {
+  it('a key revoked or a plan changed through another connection is seen from the next event-loop turn', async () => {
     const server = openSqliteStores(shared);
     const cli = openSqliteStores(shared); // another connection, as the `pith` CLI would open
     try {
@@ -23,13 +26,16 @@ describe('sqlite: key lookups stay exact across processes sharing the file', () 
       // unknown keys are not remembered: a key created after a failed lookup works at once
       expect(await server.accounts.findByKeyHash('h_y')).toBeNull();
       await cli.accounts.createKey({ id: 'key_y', accountId: 'acct_x', hash: 'h_y', prefix: 'pk_y', name: null, now: 0 });
+      await nextTurn();
       expect((await server.accounts.findByKeyHash('h_y'))?.keyId).toBe('key_y');
 
       expect((await server.accounts.findByKeyHash('h_x'))?.account.plan).toBe('free');
       expect((await server.accounts.findByKeyHash('h_x'))?.account.plan).toBe('free'); // now remembered
       await cli.accounts.setPlan('acct_x', 'growth');
+      await nextTurn();
       expect((await server.accounts.findByKeyHash('h_x'))?.account.plan).toBe('growth');
       await cli.accounts.revokeKey('acct_x', 'key_x', 1);
+      await nextTurn();
       expect(await server.accounts.findByKeyHash('h_x')).toBeNull();
     } finally {
       await cli.close();
