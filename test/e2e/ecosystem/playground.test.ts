@@ -108,7 +108,9 @@ describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in C
 
     // a second read comes from the cache, and the page says so
     await page.click('#read');
-    await page.waitForFunction("document.getElementById('status').textContent.includes('from the cache')");
+    // a locator wait, not waitForFunction: the page's CSP forbids eval, which a string
+    // predicate needs whenever the first check fails and Playwright starts polling
+    await page.locator('#status', { hasText: 'from the cache' }).waitFor();
     expect(await page.textContent('#headers')).toContain('cacheHIT');
 
     const shot = join(profile, 'playground.png');
