@@ -432,14 +432,17 @@ export function finishDocument(md: string): string {
   const out: string[] = [];
   let fence: string | null = null;
   for (const raw of lines) {
-    const fenceMatch = /^\s*(`{3,}|~{3,})/.exec(raw);
+    // cheap pre-checks: most lines hold no fence and end without blanks (3.75 MB documents exist)
+    const fenceMatch = raw.includes('```') || raw.includes('~~~') ? /^\s*(`{3,}|~{3,})/.exec(raw) : null;
     if (fence !== null) {
       out.push(raw);
       if (fenceMatch && fenceMatch[1] && fenceMatch[1].startsWith(fence) && raw.trim() === fenceMatch[1]) fence = null;
       continue;
     }
     if (fenceMatch && fenceMatch[1]) fence = fenceMatch[1];
-    const line = raw.endsWith('  ') && !raw.endsWith('   ') && raw.trim() !== '' ? raw : raw.replace(/[ \t]+$/, '');
+    const last = raw.charCodeAt(raw.length - 1);
+    const trailingBlank = last === 32 || last === 9;
+    const line = !trailingBlank || (raw.endsWith('  ') && !raw.endsWith('   ') && raw.trim() !== '') ? raw : raw.replace(/[ \t]+$/, '');
     if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(line);
   }
