@@ -1,5 +1,5 @@
 import { Element } from 'domhandler';
-import type { Document } from 'domhandler';
+import type { Document, ParentNode } from 'domhandler';
 import { ServiceError, isServiceError } from '../../errors.js';
 import type { ConvertResult, DocumentMetadata } from '../types.js';
 import { findFirst, parseHtml } from './dom.js';
@@ -7,7 +7,7 @@ import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
 import { MarkdownWriter } from './markdown.js';
 import { buildMetadata } from './metadata.js';
-import { prepareDocument } from './prepare.js';
+import { type Prepared, prepareDocument } from './prepare.js';
 import { effectiveBase } from './urls.js';
 import { pageWarnings } from './warnings.js';
 
@@ -43,9 +43,10 @@ export function htmlToMarkdown(html: string, baseUrl: string, options: HtmlToMar
 function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions): ConvertResult {
   if (looksBinary(html)) throw new ServiceError('EXTRACTION_FAILED', 'the document is binary, not HTML text');
   const doc = parseHtml(html);
-  const { signals, raw } = prepareDocument(doc);
+  const prepared = prepareDocument(doc);
+  const { signals, raw } = prepared;
   const meta = buildMetadata(raw);
-  const body = bodyOf(doc);
+  const body = bodyOf(doc, prepared);
   const content = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null });
   const writer = new MarkdownWriter({ base: effectiveBase(baseUrl, meta.baseHref), drop: content.drop, stats: content.stats });
   const markdown = sanitize(writer.render(content.roots));
@@ -61,16 +62,26 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   return { markdown, metadata, warnings: pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, content.textLength) };
 }
 
-function bodyOf(doc: Document): Element {
-  const body = findFirst(doc, 'body');
-  if (body) return body;
-  const html = findFirst(doc, 'html');
-  if (html) return html;
+/** The first `<body>` (else `<html>`) still in the document; else a synthetic body over everything. */
+function bodyOf(doc: Document, prepared: Prepared): Element {
+  for (const seen of [prepared.firstBody, prepared.firstHtml]) {
+    if (seen === null) continue;
+    if (inDocument(seen, doc)) return seen;
+    // prepare dropped it with a hidden ancestor: search what is left (a rare, small cost)
+    const other = findFirst(doc, seen.name);
+    if (other) return other;
+  }
   const synthetic = new Element('body', {}, doc.children);
   for (const c of doc.children) c.parent = synthetic;
   doc.children = [synthetic];
   synthetic.parent = doc;
   return synthetic;
+}
+
+function inDocument(el: Element, doc: Document): boolean {
+  let node: ParentNode | null = el;
+  while (node.parent !== null) node = node.parent;
+  return node === doc;
 }
 
 const BINARY_CHARS = /[\u0000-\u0008\u000e-\u001f\ufffd]/g;

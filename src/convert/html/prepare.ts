@@ -45,6 +45,9 @@ export interface Prepared {
   raw: RawMetadata;
   /** Elements flattened because they sat deeper than MAX_DEPTH. */
   flattened: number;
+  /** First `<body>` and `<html>` in document order (saves two whole-tree searches when absent). */
+  firstBody: Element | null;
+  firstHtml: Element | null;
 }
 
 /**
@@ -55,6 +58,8 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
   const signals: ShellSignals = { scriptCount: 0, scriptBytes: 0, spaRoot: false, noscriptAsksForJs: false };
   const raw: RawMetadata = { metas: new Map(), titleTag: null, htmlLang: null, baseHref: null, jsonLd: [], firstH1: null, relAuthor: null };
   let flattened = 0;
+  let firstBody: Element | null = null;
+  let firstHtml: Element | null = null;
   const doomed: ChildNode[] = [];
   const tablists: Element[] = [];
   const tabLabels: Element[] = [];
@@ -110,6 +115,8 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
       doomed.push(node);
       continue;
     }
+    if (name === 'body') firstBody ??= node;
+    else if (name === 'html') firstHtml ??= node;
     if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
     else if (name === 'h1' && raw.firstH1 === null) raw.firstH1 = textOf(node);
     else if (name === 'a' && raw.relAuthor === null && a.rel !== undefined && /(?:^|\s)author(?:\s|$)/.test(a.rel)) raw.relAuthor = textOf(node);
@@ -135,7 +142,7 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
   // before removal: tab strips and radio inputs are still in the tree to pair with panels
   for (const label of labelTabPanels(tablists, tabLabels)) doomed.push(label);
   removeNodes(doomed);
-  return { signals, raw, flattened };
+  return { signals, raw, flattened, firstBody, firstHtml };
 }
 
 function collectHeadFact(el: Element, raw: RawMetadata): void {
