@@ -29,8 +29,6 @@ export interface ElementStats {
   hasMainish: boolean;
   /** Pre-order index: document order comparisons without walking. */
   order: number;
-  /** Which computeStats run wrote this (see StatsMap). */
-  run: number;
 }
 
 export const BLOCK_TAGS = new Set([
@@ -42,25 +40,83 @@ export const BLOCK_TAGS = new Set([
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
-type WithStats = Element & { [ANALYSIS]?: ElementStats };
-let runs = 0;
+type Indexed = Element & { [ANALYSIS]?: unknown };
+
+const HAS_BLOCK = 1;
+const HAS_MAINISH = 2;
+
+/** One typed column per counter, indexed by pre-order position. */
+class Columns {
+  readonly textLen: Int32Array;
+  readonly linkLen: Int32Array;
+  readonly commas: Int32Array;
+  readonly paragraphs: Int32Array;
+  readonly images: Int32Array;
+  readonly listItems: Int32Array;
+  readonly headingLen: Int32Array;
+  readonly embeds: Int32Array;
+  readonly breaks: Int32Array;
+  readonly codeBlocks: Int32Array;
+  readonly flags: Uint8Array;
+  constructor(n: number) {
+    this.textLen = new Int32Array(n);
+    this.linkLen = new Int32Array(n);
+    this.commas = new Int32Array(n);
+    this.paragraphs = new Int32Array(n);
+    this.images = new Int32Array(n);
+    this.listItems = new Int32Array(n);
+    this.headingLen = new Int32Array(n);
+    this.embeds = new Int32Array(n);
+    this.breaks = new Int32Array(n);
+    this.codeBlocks = new Int32Array(n);
+    this.flags = new Uint8Array(n);
+  }
+}
 
 /**
- * Stats of one computeStats run. They live on the elements themselves rather than in a
- * Map: a page of a million elements spent a fifth of its time growing and hashing the
- * Map (bench/extract-robustness.mjs). The run number keeps a later run over the same
- * elements from being mistaken for this one.
+ * Stats of one computeStats run, kept in typed columns indexed by pre-order position; an
+ * element's slot holds its position. A page of a million elements spent a fifth of its
+ * time growing a Map of per-element objects, and then V8 copied those objects through the
+ * young generation; typed columns are off the GC heap (bench/extract-robustness.mjs).
+ * `get` builds a small short-lived object, which is cheap to allocate and to collect.
  */
 export class StatsMap {
   constructor(
-    private readonly run: number,
-    /** Number of elements measured. */
-    readonly size: number,
+    private readonly elements: readonly Element[],
+    private readonly cols: Columns,
   ) {}
 
+  /** Number of elements measured. */
+  get size(): number {
+    return this.elements.length;
+  }
+
   get(el: Element): ElementStats | undefined {
-    const s = (el as WithStats)[ANALYSIS];
-    return s !== undefined && s.run === this.run ? s : undefined;
+    const i = this.indexOf(el);
+    if (i < 0) return undefined;
+    const c = this.cols;
+    const flags = c.flags[i] as number;
+    return {
+      textLen: c.textLen[i] as number,
+      linkLen: c.linkLen[i] as number,
+      commas: c.commas[i] as number,
+      paragraphs: c.paragraphs[i] as number,
+      images: c.images[i] as number,
+      listItems: c.listItems[i] as number,
+      headingLen: c.headingLen[i] as number,
+      embeds: c.embeds[i] as number,
+      breaks: c.breaks[i] as number,
+      codeBlocks: c.codeBlocks[i] as number,
+      hasBlock: (flags & HAS_BLOCK) !== 0,
+      hasMainish: (flags & HAS_MAINISH) !== 0,
+      order: i,
+    };
+  }
+
+  /** Position of `el` in this run, or -1 (not measured here; a slot from another run). */
+  indexOf(el: Element): number {
+    const i = (el as Indexed)[ANALYSIS];
+    return typeof i === 'number' && this.elements[i] === el ? i : -1;
   }
 }
 
@@ -76,6 +132,7 @@ export function computeStats(root: ParentNode): StatsMap {
   }
   while (stack.length > 0) {
     const el = stack.pop() as Element;
+    (el as Indexed)[ANALYSIS] = order.length;
     order.push(el);
     const kids = el.children;
     for (let i = kids.length - 1; i >= 0; i--) {
@@ -83,46 +140,64 @@ export function computeStats(root: ParentNode): StatsMap {
       if (isElement(c)) stack.push(c);
     }
   }
-  const run = ++runs;
+  const cols = new Columns(order.length);
+  const map = new StatsMap(order, cols);
+  const text = { len: 0, commas: 0 };
+  // reverse pre-order: every element after all of its descendants
   for (let i = order.length - 1; i >= 0; i--) {
-    const el = order[i] as WithStats;
-    const s: ElementStats = {
-      textLen: 0, linkLen: 0, commas: 0, paragraphs: 0, images: 0, listItems: 0, headingLen: 0, embeds: 0, breaks: 0, codeBlocks: 0,
-      hasBlock: false, hasMainish: false, order: i, run,
-    };
+    const el = order[i] as Element;
+    let textLen = 0, linkLen = 0, commas = 0, paragraphs = 0, images = 0, listItems = 0, headingLen = 0, embeds = 0, breaks = 0, codeBlocks = 0;
+    let flags = 0;
     for (const c of el.children) {
       if (isText(c)) {
-        measureText(c.data, s);
+        text.len = 0;
+        text.commas = 0;
+        measureText(c.data, text);
+        textLen += text.len;
+        commas += text.commas;
       } else if (isElement(c)) {
-        const cs = (c as WithStats)[ANALYSIS];
-        if (cs === undefined || cs.run !== run) continue;
-        s.textLen += cs.textLen;
-        s.linkLen += cs.linkLen;
-        s.commas += cs.commas;
-        s.paragraphs += cs.paragraphs;
-        s.images += cs.images;
-        s.listItems += cs.listItems;
-        s.headingLen += cs.headingLen;
-        s.embeds += cs.embeds;
-        s.breaks += cs.breaks;
-        s.codeBlocks += cs.codeBlocks;
-        if (cs.hasBlock || BLOCK_TAGS.has(c.name)) s.hasBlock = true;
-        if (cs.hasMainish) s.hasMainish = true;
+        const ci = map.indexOf(c);
+        if (ci < 0) continue;
+        const cText = cols.textLen[ci] as number;
+        const cFlags = cols.flags[ci] as number;
+        textLen += cText;
+        linkLen += cols.linkLen[ci] as number;
+        commas += cols.commas[ci] as number;
+        paragraphs += cols.paragraphs[ci] as number;
+        images += cols.images[ci] as number;
+        listItems += cols.listItems[ci] as number;
+        headingLen += cols.headingLen[ci] as number;
+        embeds += cols.embeds[ci] as number;
+        breaks += cols.breaks[ci] as number;
+        codeBlocks += cols.codeBlocks[ci] as number;
+        const cHasBlock = (cFlags & HAS_BLOCK) !== 0;
         const n = c.name;
+        if (cHasBlock || BLOCK_TAGS.has(n)) flags |= HAS_BLOCK;
+        if ((cFlags & HAS_MAINISH) !== 0) flags |= HAS_MAINISH;
         // Readability turns block-free divs into <p> before counting; count them the same way.
-        if (n === 'p' || (n === 'div' && !cs.hasBlock && cs.textLen > 0)) s.paragraphs++;
-        else if (n === 'img' || n === 'picture') s.images++;
-        else if (n === 'li') s.listItems++;
-        else if (n === 'br') s.breaks++;
-        else if (n === 'pre') s.codeBlocks++;
-        else if (n === 'main' || (c.attribs.itemprop ?? '').includes('articleBody')) s.hasMainish = true;
-        if (HEADINGS.has(n)) s.headingLen += cs.textLen;
+        if (n === 'p' || (n === 'div' && !cHasBlock && cText > 0)) paragraphs++;
+        else if (n === 'img' || n === 'picture') images++;
+        else if (n === 'li') listItems++;
+        else if (n === 'br') breaks++;
+        else if (n === 'pre') codeBlocks++;
+        else if (n === 'main' || (c.attribs.itemprop ?? '').includes('articleBody')) flags |= HAS_MAINISH;
+        if (HEADINGS.has(n)) headingLen += cText;
       }
     }
-    if (el.name === 'a') s.linkLen = s.textLen;
-    el[ANALYSIS] = s;
+    if (el.name === 'a') linkLen = textLen;
+    cols.textLen[i] = textLen;
+    cols.linkLen[i] = linkLen;
+    cols.commas[i] = commas;
+    cols.paragraphs[i] = paragraphs;
+    cols.images[i] = images;
+    cols.listItems[i] = listItems;
+    cols.headingLen[i] = headingLen;
+    cols.embeds[i] = embeds;
+    cols.breaks[i] = breaks;
+    cols.codeBlocks[i] = codeBlocks;
+    cols.flags[i] = flags;
   }
-  return new StatsMap(run, order.length);
+  return map;
 }
 
 /**
@@ -131,10 +206,10 @@ export function computeStats(root: ParentNode): StatsMap {
  * separates it from its neighbours); commas are counted with native indexOf scans.
  * Measured on the extract-eval corpus: about 3× faster than a per-character loop.
  */
-function measureText(data: string, s: ElementStats): void {
+function measureText(data: string, s: { len: number; commas: number }): void {
   const t = data.trim();
   if (t.length === 0) return;
-  s.textLen += t.length + (t.length !== data.length ? 1 : 0);
+  s.len += t.length + (t.length !== data.length ? 1 : 0);
   s.commas += countChar(t, ',') + (hasNonAscii(t) ? countChar(t, '\uff0c') + countChar(t, '\u3001') + countChar(t, '\u060c') : 0);
 }
 
