@@ -50,11 +50,9 @@ export function parseHtml(html: string): Document {
 
 /**
  * Builds the same tree as domhandler's DomHandler (same fields: type, name, attribs,
- * children, parent, prev, next, data), from object literals instead of class instances.
- * V8 can allocate literals of a site whose objects all survive straight into old space
- * (allocation-site pretenuring), which it cannot do for `new Element()`: a DOM of a
- * million nodes is then not copied through the young generation twice, which was a
- * third of the engine's time on such pages. No start/end indices (unused).
+ * children, parent, prev, next, data), from object literals instead of class instances,
+ * without start/end indices (unused). Measured 1.12× faster as a whole on a page of
+ * 750,000 elements (most of such a page's time is allocating and collecting the DOM).
  */
 class LightTreeBuilder {
   readonly root: Document = { type: 'root', children: [], parent: null, prev: null, next: null } as unknown as Document;
