@@ -22,7 +22,8 @@ function operationLabel(request: FastifyRequest): string | null {
 
 /**
  * Adds request metrics for every /v1 operation and /mcp, and GET /metrics (Prometheus text
- * format, unauthenticated like /healthz: expose it only where Prometheus can reach it).
+ * format). With `token` (METRICS_TOKEN) it answers only that Bearer token; without, it is
+ * open like /healthz: expose it only where Prometheus can reach it.
  */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | null): void {
   app.decorateRequest('answerCode', null);
