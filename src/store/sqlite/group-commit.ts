@@ -32,15 +32,21 @@ export class GroupCommit {
     /** Maps a driver error to what callers should see (SERVICE_UNAVAILABLE). */
     private readonly mapError: (err: unknown) => unknown,
   ) {
-    this.batch = db.transaction((writes: PendingWrite[]) =>
-      writes.map((w): Outcome => {
+    this.batch = db.transaction((writes: PendingWrite[]) => {
+      const outcomes: Outcome[] = [];
+      for (const w of writes) {
         try {
-          return { ok: true, value: w.run() };
+          outcomes.push({ ok: true, value: w.run() });
         } catch (error) {
-          return { ok: false, error };
+          // Some failures (disk full, I/O error) make SQLite roll back the whole transaction.
+          // Then nothing of this batch stands, and running the rest would commit each of
+          // them on its own: fail the batch instead.
+          if (!db.inTransaction) throw error;
+          outcomes.push({ ok: false, error });
         }
-      }),
-    );
+      }
+      return outcomes;
+    });
   }
 
   /** Queues `run` for the next commit and settles when that commit has happened. */

@@ -87,6 +87,27 @@ describe('GroupCommit (SQLite writes of one event-loop turn in one transaction)'
     expect(rows()).toEqual(['later']);
   });
 
+  it('when SQLite rolls the whole transaction back, no write of the batch stands and none runs after', async () => {
+    let ranAfter = false;
+    const results = await Promise.allSettled([
+      writes.submit(() => insert.run('a')),
+      writes.submit(() => {
+        db.prepare('ROLLBACK').run(); // what SQLite does by itself on SQLITE_FULL or an I/O error
+        throw new Error('disk full');
+      }),
+      writes.submit(() => {
+        ranAfter = true;
+        return insert.run('c');
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(ranAfter).toBe(false);
+    expect(rows()).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+    await writes.submit(() => insert.run('next'));
+    expect(rows()).toEqual(['next']);
+  });
+
   it('flush() commits queued writes at once (used before the database closes)', async () => {
     const pending = writes.submit(() => insert.run('queued'));
     writes.flush();
