@@ -1,6 +1,6 @@
 import { Element, Text } from 'domhandler';
-import type { ChildNode, ParentNode } from 'domhandler';
-import { collapseWhitespace, isElement, textOf } from './dom.js';
+import type { ParentNode } from 'domhandler';
+import { collapseWhitespace, isElement, textOf, walkElements } from './dom.js';
 
 /**
  * Tab sets (install commands per package manager, code per language, product tabs) keep
@@ -38,12 +38,19 @@ export function labelTabPanels(tablists: readonly Element[], radioLabels: readon
 
 function labelAriaTabs(list: Element): void {
   const tabs: Element[] = [];
-  collect(list, (el) => el.attribs.role === 'tab', tabs, false);
+  walkElements(list, (el) => {
+    if (el.attribs.role === 'tab') tabs.push(el);
+  });
   if (tabs.length === 0) return;
   let container: ParentNode | null = list.parent;
   for (let hop = 0; container && hop < MAX_CONTAINER_HOPS; hop++, container = container.parent) {
+    // panels of nested tab sets sit inside ours: do not descend into a panel
     const panels: Element[] = [];
-    collect(container, (el) => el.attribs.role === 'tabpanel', panels, true);
+    walkElements(container, (el) => {
+      if (el.attribs.role !== 'tabpanel') return true;
+      panels.push(el);
+      return false;
+    });
     if (panels.length === 0) continue;
     const pairs = pairAriaTabs(tabs, panels);
     if (pairs) for (const [tab, panel] of pairs) prependLabel(panel, tab);
@@ -117,19 +124,6 @@ function nextContentSibling(label: Element): Element | null {
     return s.name === 'label' ? null : s;
   }
   return null;
-}
-
-/** Elements below `root` matching `test`, document order; with `stopAtMatch`, not below a match. */
-function collect(root: ParentNode, test: (el: Element) => boolean, out: Element[], stopAtMatch: boolean): void {
-  const stack: ChildNode[] = [...root.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop() as ChildNode;
-    if (!isElement(node)) continue;
-    const hit = test(node);
-    if (hit) out.push(node);
-    if (hit && stopAtMatch) continue;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as ChildNode);
-  }
 }
 
 /** `<p><strong>label</strong></p>` as the panel's first child. */
