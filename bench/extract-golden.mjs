@@ -46,14 +46,24 @@ function timed(fn) {
   return { out, ms: times[Math.floor(times.length / 2)] };
 }
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : 0; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : 0;
+};
 // warm-up
-for (const c of cases.slice(0, 10)) { htmlToMarkdown(c.html, c.url); readability.extract({ html: c.html, url: c.url }); }
+for (const c of cases.slice(0, 10)) {
+  htmlToMarkdown(c.html, c.url);
+  readability.extract({ html: c.html, url: c.url });
+}
 const rows = new Map();
 for (const c of cases) {
   const p = timed(() => htmlToMarkdown(c.html, c.url).markdown);
   let r;
-  try { r = timed(() => readability.extract({ html: c.html, url: c.url })); } catch { r = { out: '', ms: 0 }; }
+  try {
+    r = timed(() => readability.extract({ html: c.html, url: c.url }));
+  } catch {
+    r = { out: '', ms: 0 };
+  }
   const row = rows.get(c.type) ?? { n: 0, p: [], r: [], pms: [], rms: [] };
   row.n++;
   row.p.push(pageTpFpFn(c.truth, markdownToText(p.out)));
@@ -68,9 +78,19 @@ console.log('| page type | cases | pith F1 | readability-linkedom F1 (P / R) | p
 console.log('|---|---|---|---|---|---|');
 const all = { n: 0, p: [], r: [], pms: [], rms: [] };
 for (const [type, row] of [...rows.entries()].sort()) {
-  const a = aggregate(row.p); const b = aggregate(row.r);
-  console.log(`| ${type} | ${row.n} | ${f(a.f1)} | ${f(b.f1)} (${f(b.precision)} / ${f(b.recall)}) | ${median(row.pms).toFixed(2)} | ${median(row.rms).toFixed(2)} |`);
-  all.n += row.n; all.p.push(...row.p); all.r.push(...row.r); all.pms.push(...row.pms); all.rms.push(...row.rms);
+  const a = aggregate(row.p);
+  const b = aggregate(row.r);
+  console.log(
+    `| ${type} | ${row.n} | ${f(a.f1)} | ${f(b.f1)} (${f(b.precision)} / ${f(b.recall)}) | ${median(row.pms).toFixed(2)} | ${median(row.rms).toFixed(2)} |`,
+  );
+  all.n += row.n;
+  all.p.push(...row.p);
+  all.r.push(...row.r);
+  all.pms.push(...row.pms);
+  all.rms.push(...row.rms);
 }
-const a = aggregate(all.p); const b = aggregate(all.r);
-console.log(`| **all** | ${all.n} | ${f(a.f1)} | ${f(b.f1)} (${f(b.precision)} / ${f(b.recall)}) | ${median(all.pms).toFixed(2)} | ${median(all.rms).toFixed(2)} |`);
+const a = aggregate(all.p);
+const b = aggregate(all.r);
+console.log(
+  `| **all** | ${all.n} | ${f(a.f1)} | ${f(b.f1)} (${f(b.precision)} / ${f(b.recall)}) | ${median(all.pms).toFixed(2)} | ${median(all.rms).toFixed(2)} |`,
+);

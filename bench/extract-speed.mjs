@@ -17,10 +17,12 @@ const readability = await (await import(pathToFileURL(path.join(EVAL, 'src/extra
 const passes = Number(process.argv[process.argv.indexOf('--passes') + 1]) || 3;
 
 const truth = JSON.parse(readFileSync(path.join(DATA, 'ground-truth.json'), 'utf8'));
-const pages = readdirSync(path.join(DATA, 'html')).sort().map((f) => {
-  const id = f.replace(/\.html\.gz$/, '');
-  return { id, url: truth[id]?.url ?? 'http://localhost/', html: gunzipSync(readFileSync(path.join(DATA, 'html', f))).toString('utf8') };
-});
+const pages = readdirSync(path.join(DATA, 'html'))
+  .sort()
+  .map((f) => {
+    const id = f.replace(/\.html\.gz$/, '');
+    return { id, url: truth[id]?.url ?? 'http://localhost/', html: gunzipSync(readFileSync(path.join(DATA, 'html', f))).toString('utf8') };
+  });
 const engines = {
   pith: (p) => htmlToMarkdown(p.html, p.url).markdown,
   'readability-linkedom': (p) => readability.extract({ html: p.html, url: p.url }),
@@ -44,7 +46,10 @@ for (let pass = 0; pass < passes; pass++) {
     await new Promise((r) => setImmediate(r));
   }
 }
-const med = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const med = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
 const perPage = (m, n) => m[n].map(med);
 const row = (label, m) => {
   const a = perPage(m, 'pith');

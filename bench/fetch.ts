@@ -50,7 +50,12 @@ async function main(): Promise<void> {
     res.end(body);
   });
   const url = `${site.origin}/page`;
-  const fetcher = createFetcher({ allowPrivateTargets: [`127.0.0.1:${site.port}`], cache: memoryCache(), now: () => Date.now(), logger: { warn: () => {} } });
+  const fetcher = createFetcher({
+    allowPrivateTargets: [`127.0.0.1:${site.port}`],
+    cache: memoryCache(),
+    now: () => Date.now(),
+    logger: { warn: () => {} },
+  });
   const plain = new Agent({ keepAliveTimeout: 4_000 });
 
   const ours = async (): Promise<number> => {
@@ -127,7 +132,9 @@ async function main(): Promise<void> {
   console.log(
     `| ${Math.round(body.length / 1024)} KB | ${f(result.ours_ms_median)} | ${f(result.reference_ms_median)} | ${f(result.ratio_median, 2)} | ${f(result.ratio_p10, 2)}–${f(result.ratio_p90, 2)} | ${f(result.overhead_percent_median, 1)}% |`,
   );
-  console.log(`\n${ROUNDS} rounds × ${PER_ROUND} fetches each, interleaved; Node ${result.node}; ${result.cpu} ×${result.cpus}; commit ${commit}`);
+  console.log(
+    `\n${ROUNDS} rounds × ${PER_ROUND} fetches each, interleaved; Node ${result.node}; ${result.cpu} ×${result.cpus}; commit ${commit}`,
+  );
   console.log(JSON.stringify(result));
 }
 

@@ -39,7 +39,9 @@ function pdfInputs(): Input[] {
     ['libtasn1.pdf (texinfo)', '/usr/share/doc/libtasn1-doc/libtasn1.pdf'],
     ['shared-mime-info-spec.pdf (DocBook)', '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf'],
   ] as const;
-  return files.filter(([, path]) => existsSync(path)).map(([name, path]) => ({ name, body: readFileSync(path), contentType: 'application/pdf', path }));
+  return files
+    .filter(([, path]) => existsSync(path))
+    .map(([name, path]) => ({ name, body: readFileSync(path), contentType: 'application/pdf', path }));
 }
 
 function csvInput(): Input {
@@ -66,7 +68,15 @@ function jsonInput(): Input {
 
 async function timePith(input: Input, pool?: PdfWorkerPool): Promise<{ ms: number; markdown: string }> {
   const start = performance.now();
-  const result = await convertDocument({ body: input.body, contentType: input.contentType, headers: { 'content-type': input.contentType }, url: `https://bench.test/${input.name}` }, { pdf: { pool } });
+  const result = await convertDocument(
+    {
+      body: input.body,
+      contentType: input.contentType,
+      headers: { 'content-type': input.contentType },
+      url: `https://bench.test/${input.name}`,
+    },
+    { pdf: { pool } },
+  );
   return { ms: performance.now() - start, markdown: result.markdown };
 }
 
@@ -77,11 +87,18 @@ function timePdftotext(path: string): { ms: number; text: string } {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 function stripMarkdown(md: string): string {
-  return md.replace(/<!--[\s\S]*?-->/g, ' ').replace(/^#{1,6}\s+/gm, '').replace(/^- /gm, '').replace(/\\([\\`*_[\]<>#|-])/g, '$1');
+  return md
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/^#{1,6}\s+/gm, '')
+    .replace(/^- /gm, '')
+    .replace(/\\([\\`*_[\]<>#|-])/g, '$1');
 }
 
 function bag(list: string[]): Map<string, number> {
@@ -110,12 +127,17 @@ const fmt = (n: number, digits = 0): string => n.toFixed(digits);
 
 async function main(): Promise<void> {
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
-  console.log(`Node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, commit ${commit}, ${RUNS} runs each (median, min–max)\n`);
+  console.log(
+    `Node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} × ${cpus().length}, commit ${commit}, ${RUNS} runs each (median, min–max)\n`,
+  );
   const pdfs = pdfInputs();
-  if (!pdfs.some((p) => p.name.startsWith('report-500'))) console.log('(no 10 MB PDF: run `npx tsx scripts/make-pdf-fixtures.ts --bench` first)\n');
+  if (!pdfs.some((p) => p.name.startsWith('report-500')))
+    console.log('(no 10 MB PDF: run `npx tsx scripts/make-pdf-fixtures.ts --bench` first)\n');
   const results: unknown[] = [];
 
-  console.log('| PDF | size | pages | pith ms (worker per file) | pith ms (warm pool) | pdftotext ms | pith pool / pdftotext | pith pool ms/MB | word F1 | bigram Dice |');
+  console.log(
+    '| PDF | size | pages | pith ms (worker per file) | pith ms (warm pool) | pdftotext ms | pith pool / pdftotext | pith pool ms/MB | word F1 | bigram Dice |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   const pool = new PdfWorkerPool({ maxIdle: 1 });
   for (const input of pdfs) {
@@ -146,7 +168,9 @@ async function main(): Promise<void> {
     const sq = stats(pooled);
     const sr = stats(ref);
     const range = (x: { median: number; min: number; max: number }): string => `${fmt(x.median)} (${fmt(x.min)}–${fmt(x.max)})`;
-    console.log(`| ${input.name} | ${mb >= 1 ? `${fmt(mb, 2)} MB` : `${fmt(input.body.length / 1024, 1)} KB`} | ${pages} | ${range(sp)} | ${range(sq)} | ${range(sr)} | ${fmt(sq.median / sr.median, 2)} | ${fmt(sq.median / mb)} | ${fmt(f1, 3)} | ${fmt(dice, 3)} |`);
+    console.log(
+      `| ${input.name} | ${mb >= 1 ? `${fmt(mb, 2)} MB` : `${fmt(input.body.length / 1024, 1)} KB`} | ${pages} | ${range(sp)} | ${range(sq)} | ${range(sr)} | ${fmt(sq.median / sr.median, 2)} | ${fmt(sq.median / mb)} | ${fmt(f1, 3)} | ${fmt(dice, 3)} |`,
+    );
     results.push({ kind: 'pdf', name: input.name, mb, pages, pith, pooled, pdftotext: ref, f1, dice });
   }
   await pool.close();
@@ -160,19 +184,29 @@ async function main(): Promise<void> {
     await timePith(input);
     for (let r = 0; r < RUNS; r++) {
       const start = performance.now();
-      const result = await convertDocument({ body: input.body, contentType: input.contentType, headers: {}, url: `https://bench.test/${input.name}` });
+      const result = await convertDocument({
+        body: input.body,
+        contentType: input.contentType,
+        headers: {},
+        url: `https://bench.test/${input.name}`,
+      });
       times.push(performance.now() - start);
       markdown = result.markdown;
       warnings = result.warnings.map((w) => w.code).join(', ');
     }
     const mb = input.body.length / MB;
     const s = stats(times);
-    console.log(`| ${input.name} | ${fmt(mb, 2)} | ${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)}) | ${fmt(s.median / mb)} | ${fmt(markdown.length / MB, 2)} | ${warnings || '—'} |`);
+    console.log(
+      `| ${input.name} | ${fmt(mb, 2)} | ${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)}) | ${fmt(s.median / mb)} | ${fmt(markdown.length / MB, 2)} | ${warnings || '—'} |`,
+    );
     results.push({ kind: input.contentType, name: input.name, mb, ms: times });
   }
 
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'formats.json'), JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, commit, runs: RUNS, results }, null, 2));
+  writeFileSync(
+    join(ROOT, 'bench', 'results', 'formats.json'),
+    JSON.stringify({ node: process.version, cpu: cpus()[0]?.model, commit, runs: RUNS, results }, null, 2),
+  );
 }
 
 await main();

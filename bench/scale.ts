@@ -126,7 +126,8 @@ async function main(): Promise<void> {
   const workloads: Workload[] = ['one account', 'many accounts'];
   const databaseUrl = process.env.DATABASE_URL;
   const redisUrl = process.env.REDIS_URL;
-  if (!databaseUrl || !redisUrl) throw new Error('set DATABASE_URL and REDIS_URL (e.g. postgres://postgres@127.0.0.1:5432/test, redis://127.0.0.1:6379)');
+  if (!databaseUrl || !redisUrl)
+    throw new Error('set DATABASE_URL and REDIS_URL (e.g. postgres://postgres@127.0.0.1:5432/test, redis://127.0.0.1:6379)');
 
   const site = await startSite((_req, res) => {
     if (_req.url === '/robots.txt') return void res.writeHead(404).end();

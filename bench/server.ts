@@ -107,7 +107,10 @@ async function main(): Promise<void> {
   ].join('\n');
   process.stdout.write(`${table}\n`);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/server.json', import.meta.url), JSON.stringify({ env, pith: results.pith, bare: results.bare, ratio }, null, 2));
+  writeFileSync(
+    new URL('./results/server.json', import.meta.url),
+    JSON.stringify({ env, pith: results.pith, bare: results.bare, ratio }, null, 2),
+  );
 }
 
 main().catch((err: unknown) => {

@@ -15,9 +15,11 @@ const OUT = join(import.meta.dirname, '..', 'test', 'fixtures', 'formats');
 const BENCH_OUT = join(tmpdir(), 'pith-bench-formats');
 const FIXED_DATE = new Date('2026-01-15T10:00:00Z');
 
-const WORDS = ('the of and to in a is that for it as was with be by on not he this are or his from at which but have an they ' +
+const WORDS = (
+  'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they ' +
   'data model system results method analysis network performance value design process error study sample test measure ' +
-  'signal energy growth market report quarter revenue customer product service region policy risk budget information experimental representation distribution configuration').split(' ');
+  'signal energy growth market report quarter revenue customer product service region policy risk budget information experimental representation distribution configuration'
+).split(' ');
 
 /** Small deterministic PRNG (mulberry32) so fixtures are identical on every run. */
 function rng(seed: number): () => number {
@@ -42,7 +44,14 @@ function paragraph(rand: () => number, sentences: number): string {
 }
 
 function newDoc(options: PDFKit.PDFDocumentOptions = {}): PDFKit.PDFDocument {
-  return new PDFDocument({ size: 'LETTER', margin: 72, autoFirstPage: true, compress: true, ...options, info: { CreationDate: FIXED_DATE, ...options.info } });
+  return new PDFDocument({
+    size: 'LETTER',
+    margin: 72,
+    autoFirstPage: true,
+    compress: true,
+    ...options,
+    info: { CreationDate: FIXED_DATE, ...options.info },
+  });
 }
 
 function save(doc: PDFKit.PDFDocument, path: string): Promise<void> {
@@ -62,7 +71,13 @@ function save(doc: PDFKit.PDFDocument, path: string): Promise<void> {
  * a word marks a hyphenation point: a word that does not fit is split there with `-`.
  * Returns the y after the paragraph, or the words left over when the box bottom is hit.
  */
-function placeParagraph(doc: PDFKit.PDFDocument, text: string, box: { x: number; y: number; width: number; bottom: number }, size: number, leading: number): { y: number; rest: string } {
+function placeParagraph(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  box: { x: number; y: number; width: number; bottom: number },
+  size: number,
+  leading: number,
+): { y: number; rest: string } {
   doc.fontSize(size);
   const words = text.split(' ');
   let y = box.y;
@@ -83,7 +98,11 @@ function placeParagraph(doc: PDFKit.PDFDocument, text: string, box: { x: number;
     }
     // Hyphenate: at a `~` mark, or any long word, keep the longest prefix that fits.
     const plainWord = word.replace(/~/g, '');
-    const marks = word.includes('~') ? [...word.matchAll(/~/g)].map((m, i) => (m.index ?? 0) - i) : plainWord.length >= 9 ? Array.from({ length: plainWord.length - 5 }, (_, i) => i + 3) : [];
+    const marks = word.includes('~')
+      ? [...word.matchAll(/~/g)].map((m, i) => (m.index ?? 0) - i)
+      : plainWord.length >= 9
+        ? Array.from({ length: plainWord.length - 5 }, (_, i) => i + 3)
+        : [];
     const fit = marks.reverse().find((at) => width(`${line} ${plainWord.slice(0, at)}-`) <= box.width);
     if (line && fit !== undefined) {
       emit(`${line} ${plainWord.slice(0, fit)}-`);
@@ -101,21 +120,45 @@ function placeParagraph(doc: PDFKit.PDFDocument, text: string, box: { x: number;
 
 /** A paper: full-width title, authors and abstract, then two columns over two pages. */
 async function twoColumnPaper(): Promise<void> {
-  const doc = newDoc({ info: { Title: 'Sparse Attention for Long Documents', Author: 'A. Researcher; B. Scientist', Subject: 'A two-column test paper' }, lang: 'en-GB' });
+  const doc = newDoc({
+    info: { Title: 'Sparse Attention for Long Documents', Author: 'A. Researcher; B. Scientist', Subject: 'A two-column test paper' },
+    lang: 'en-GB',
+  });
   const rand = rng(7);
   doc.font('Times-Bold').fontSize(20).text('Sparse Attention for Long Documents', 72, 72, { width: 468, align: 'center' });
   doc.font('Times-Roman').fontSize(11).text('A. Researcher and B. Scientist', 72, 102, { width: 468, align: 'center' });
   doc.font('Times-Bold').fontSize(12).text('Abstract', 72, 130);
   doc.font('Times-Roman');
-  let { y } = placeParagraph(doc, `We study how attention scales to long inputs. ${paragraph(rand, 4)}`, { x: 72, y: 148, width: 468, bottom: 720 }, 10, 12);
+  let { y } = placeParagraph(
+    doc,
+    `We study how attention scales to long inputs. ${paragraph(rand, 4)}`,
+    { x: 72, y: 148, width: 468, bottom: 720 },
+    10,
+    12,
+  );
   const columns = [
     { x: 72, width: 222 },
     { x: 318, width: 222 },
   ];
   const sections: Array<{ heading: string; paras: string[] }> = [
-    { heading: '1 Introduction', paras: [`Long documents chal~lenge standard atten~tion because its cost grows quad~ratically. ${paragraph(rand, 5)}`, paragraph(rand, 5)] },
-    { heading: '2 Method', paras: [`Our method selects a sparse set of positions per query using a learned rout~ing function. ${paragraph(rand, 6)}`, paragraph(rand, 4)] },
-    { heading: '3 Experiments', paras: [paragraph(rand, 6), `Results on the bench~mark show consis~tent gains over dense base~lines. ${paragraph(rand, 5)}`] },
+    {
+      heading: '1 Introduction',
+      paras: [
+        `Long documents chal~lenge standard atten~tion because its cost grows quad~ratically. ${paragraph(rand, 5)}`,
+        paragraph(rand, 5),
+      ],
+    },
+    {
+      heading: '2 Method',
+      paras: [
+        `Our method selects a sparse set of positions per query using a learned rout~ing function. ${paragraph(rand, 6)}`,
+        paragraph(rand, 4),
+      ],
+    },
+    {
+      heading: '3 Experiments',
+      paras: [paragraph(rand, 6), `Results on the bench~mark show consis~tent gains over dense base~lines. ${paragraph(rand, 5)}`],
+    },
     { heading: '4 Discussion', paras: [paragraph(rand, 8), paragraph(rand, 7), paragraph(rand, 6)] },
     { heading: '5 Conclusion', paras: [`Sparse attention makes long docu~ments tractable. ${paragraph(rand, 4)}`] },
   ];
@@ -163,10 +206,16 @@ async function report(path: string, pages: number, seed: number, options: PDFKit
     doc.fontSize(8).text(`Page ${p} of ${pages}`, 480, 750, { lineBreak: false });
     let y = 72;
     if (p % 5 === 1) {
-      doc.font('Helvetica-Bold').fontSize(18).text(`Chapter ${Math.ceil(p / 5)}: ${sentence(rand, 3).slice(0, -1)}`, 72, y, { lineBreak: false });
+      doc
+        .font('Helvetica-Bold')
+        .fontSize(18)
+        .text(`Chapter ${Math.ceil(p / 5)}: ${sentence(rand, 3).slice(0, -1)}`, 72, y, { lineBreak: false });
       y += 32;
     }
-    doc.font('Helvetica-Bold').fontSize(14).text(`Section ${p}.1 ${sentence(rand, 2).slice(0, -1)}`, 72, y, { lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(14)
+      .text(`Section ${p}.1 ${sentence(rand, 2).slice(0, -1)}`, 72, y, { lineBreak: false });
     y += 24;
     doc.font('Helvetica');
     y = placeParagraph(doc, paragraph(rand, 5), { x: 72, y, width: 468, bottom: 720 }, 11, 14).y + 8;
@@ -174,7 +223,10 @@ async function report(path: string, pages: number, seed: number, options: PDFKit
       y = placeParagraph(doc, `• ${sentence(rand, 8)}`, { x: 84, y, width: 456, bottom: 720 }, 11, 14).y;
     }
     y += 8;
-    doc.font('Helvetica-Bold').fontSize(14).text(`Section ${p}.2 ${sentence(rand, 2).slice(0, -1)}`, 72, y, { lineBreak: false });
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(14)
+      .text(`Section ${p}.2 ${sentence(rand, 2).slice(0, -1)}`, 72, y, { lineBreak: false });
     y += 24;
     doc.font('Helvetica');
     y = placeParagraph(doc, paragraph(rand, 6), { x: 72, y, width: 468, bottom: 720 }, 11, 14).y + 8;
@@ -191,7 +243,10 @@ async function codeManual(): Promise<void> {
   doc.font('Helvetica-Bold').fontSize(18).text('Widget CLI manual', 72, 72, { lineBreak: false });
   doc.font('Helvetica').fontSize(11);
   let y = 110;
-  for (const [entry, page] of [['1 Installing', '1'], ['2 Configuration', '3']] as const) {
+  for (const [entry, page] of [
+    ['1 Installing', '1'],
+    ['2 Configuration', '3'],
+  ] as const) {
     doc.text(entry, 72, y, { lineBreak: false });
     doc.text('. '.repeat(30), 180, y, { lineBreak: false });
     doc.text(page, 520, y, { lineBreak: false });
@@ -200,16 +255,28 @@ async function codeManual(): Promise<void> {
   y += 20;
   doc.font('Helvetica-Bold').fontSize(14).text('1 Installing', 72, y, { lineBreak: false });
   y += 26;
-  const inline: Array<[string, boolean]> = [['Run', false], ['widget init', true], ['in an empty folder; it writes', false], ['widget.toml', true], ['and a *sample* <config>.', false]];
+  const inline: Array<[string, boolean]> = [
+    ['Run', false],
+    ['widget init', true],
+    ['in an empty folder; it writes', false],
+    ['widget.toml', true],
+    ['and a *sample* <config>.', false],
+  ];
   let x = 72;
   for (const [part, mono] of inline) {
-    doc.font(mono ? 'Courier' : 'Helvetica').fontSize(11).text(part, x, y, { lineBreak: false });
+    doc
+      .font(mono ? 'Courier' : 'Helvetica')
+      .fontSize(11)
+      .text(part, x, y, { lineBreak: false });
     x += doc.widthOfString(part) + doc.font('Helvetica').widthOfString(' ');
   }
   y += 24;
   for (const line of ['[server]', 'port = 8080', 'routes = [', '    "/health",', '    "/v1/read",', ']']) {
     const indent = line.length - line.trimStart().length;
-    doc.font('Courier').fontSize(10).text(line.trimStart(), 90 + indent * 6, y, { lineBreak: false });
+    doc
+      .font('Courier')
+      .fontSize(10)
+      .text(line.trimStart(), 90 + indent * 6, y, { lineBreak: false });
     y += 12;
   }
   y += 14;
@@ -220,8 +287,16 @@ async function codeManual(): Promise<void> {
 /** Tables: a small one between paragraphs, then a page-wide one (its columns look like page columns). */
 async function tables(): Promise<void> {
   const doc = newDoc({ info: { Title: 'Regional results' } });
-  doc.font('Helvetica').fontSize(11).text('Quarterly results are summarised in the table below, by region and quarter.', 72, 72, { width: 468 });
-  const rows = [['Region', 'Q1', 'Q2', 'Change'], ['North', '12.5', '13.1', '+4.8%'], ['South | East', '9.0', '8.7', '-3.3%'], ['West', '15.2', '16.0', '+5.3%']];
+  doc
+    .font('Helvetica')
+    .fontSize(11)
+    .text('Quarterly results are summarised in the table below, by region and quarter.', 72, 72, { width: 468 });
+  const rows = [
+    ['Region', 'Q1', 'Q2', 'Change'],
+    ['North', '12.5', '13.1', '+4.8%'],
+    ['South | East', '9.0', '8.7', '-3.3%'],
+    ['West', '15.2', '16.0', '+5.3%'],
+  ];
   rows.forEach((r, i) => {
     doc.font(i === 0 ? 'Helvetica-Bold' : 'Helvetica');
     r.forEach((c, j) => doc.text(c, 72 + j * 110, 110 + i * 16, { lineBreak: false }));
@@ -229,7 +304,9 @@ async function tables(): Promise<void> {
   doc.font('Helvetica').text('Growth was strongest in the West, as the last column shows.', 72, 190, { width: 468 });
   doc.addPage();
   for (let i = 0; i < 12; i++) {
-    [`Item ${i}`, String(i * 3), String((i * 7) % 11), i % 2 ? 'yes' : 'no'].forEach((c, j) => doc.text(c, 72 + j * 120, 72 + i * 16, { lineBreak: false }));
+    [`Item ${i}`, String(i * 3), String((i * 7) % 11), i % 2 ? 'yes' : 'no'].forEach((c, j) =>
+      doc.text(c, 72 + j * 120, 72 + i * 16, { lineBreak: false }),
+    );
   }
   await save(doc, join(OUT, 'tables.pdf'));
 }
@@ -264,7 +341,12 @@ function pngFromRaw(width: number, height: number, raw: Buffer): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = 0;
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function crc32(buf: Buffer): number {
@@ -296,7 +378,12 @@ async function encrypted(): Promise<void> {
   const doc = newDoc({ userPassword: 'secret', ownerPassword: 'owner', pdfVersion: '1.7', info: { Title: 'Confidential' } });
   doc.fontSize(12).text('This text is only readable with the password.', 72, 72);
   await save(doc, join(OUT, 'encrypted.pdf'));
-  const open = newDoc({ ownerPassword: 'owner', pdfVersion: '1.7', permissions: { printing: 'highResolution' }, info: { Title: 'Owner password only' } });
+  const open = newDoc({
+    ownerPassword: 'owner',
+    pdfVersion: '1.7',
+    permissions: { printing: 'highResolution' },
+    info: { Title: 'Owner password only' },
+  });
   open.fontSize(12).text('Anyone can open this file; only editing is restricted.', 72, 72);
   await save(open, join(OUT, 'encrypted-owner-only.pdf'));
 }
@@ -324,12 +411,36 @@ function hostile(): void {
     return Buffer.from(body, 'latin1');
   };
   const deep = '['.repeat(100_000) + ']'.repeat(100_000);
-  writeFileSync(join(OUT, 'hostile-deep-nesting.pdf'), build([`<< /Type /Catalog /Pages 2 0 R /Deep ${deep} >>`, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Extra ${deep} >>`, '<< /Length 0 >>\nstream\n\nendstream']));
-  writeFileSync(join(OUT, 'hostile-page-loop.pdf'), build(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>', '<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>'], '/Prev 9 '));
+  writeFileSync(
+    join(OUT, 'hostile-deep-nesting.pdf'),
+    build([
+      `<< /Type /Catalog /Pages 2 0 R /Deep ${deep} >>`,
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Extra ${deep} >>`,
+      '<< /Length 0 >>\nstream\n\nendstream',
+    ]),
+  );
+  writeFileSync(
+    join(OUT, 'hostile-page-loop.pdf'),
+    build(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [2 0 R 3 0 R] /Count 2 >>',
+        '<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>',
+      ],
+      '/Prev 9 ',
+    ),
+  );
   // 200 MB of spaces as one Flate content stream: ~200 KB on disk.
   const bomb = deflateSync(Buffer.alloc(200 * 1024 * 1024, 0x20), { level: 9 });
   const font = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
-  const head = build(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>', `<< /Length ${bomb.length} /Filter /FlateDecode >>\nstream\n@@BOMB@@\nendstream`, font]);
+  const head = build([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${bomb.length} /Filter /FlateDecode >>\nstream\n@@BOMB@@\nendstream`,
+    font,
+  ]);
   const marker = head.indexOf('@@BOMB@@');
   writeFileSync(join(OUT, 'hostile-flate-bomb.pdf'), Buffer.concat([head.subarray(0, marker), bomb, head.subarray(marker + 8)]));
 }

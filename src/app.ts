@@ -109,7 +109,9 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
 
   app.decorate('now', deps.now);
   app.decorate('routeTable', routes);
-  app.decorate('abortInFlight', (reason?: unknown) => shutdown.abort(reason ?? new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down')));
+  app.decorate('abortInFlight', (reason?: unknown) =>
+    shutdown.abort(reason ?? new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down')),
+  );
   app.decorateRequest('account', null);
   app.decorateRequest('billing', null);
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));

@@ -36,7 +36,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp(config, { stores, fetcher, now, randomBytes, convert: { pdf: { pool: pdfPool }, html: htmlPool } });
   logStoreError = (err, store) => app.log.error({ err, store }, 'store connection error');
   if (config.allowPrivateTargets.length > 0) {
-    app.log.warn({ allowPrivateTargets: config.allowPrivateTargets }, 'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.');
+    app.log.warn(
+      { allowPrivateTargets: config.allowPrivateTargets },
+      'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.',
+    );
   }
   const url = await app.listen({ port: config.port, host: config.host });
   app.log.info({ stores: storeBackends(config), engineVersion: config.engineVersion }, `listening on ${url}`);

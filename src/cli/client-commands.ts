@@ -105,7 +105,14 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
       const opts = mapOptions(args);
       compileFilter(opts.include, opts.exclude);
       progress(`mapping ${url} (local engine)`);
-      const result = await mapSite(deps, { url, limit: opts.limit ?? MAP_LIMITS.defaultLimit, include: opts.include, exclude: opts.exclude, search: opts.search ?? null, sameDomain: true });
+      const result = await mapSite(deps, {
+        url,
+        limit: opts.limit ?? MAP_LIMITS.defaultLimit,
+        include: opts.include,
+        exclude: opts.exclude,
+        search: opts.search ?? null,
+        sameDomain: true,
+      });
       printMap({ status: 'success' as const, ...result }, args.options.has('json'), io, progress);
       return EXIT.OK;
     }
@@ -155,7 +162,9 @@ async function runRemote(
   switch (command) {
     case 'read': {
       const result = await client.read({ url, ...(fresh ? { fresh } : {}) });
-      progress(`cache ${result.billing.cache ?? '?'}, billed to ${result.billing.billed ?? '?'}, plan credits left ${result.billing.planRemaining ?? 'unlimited'}`);
+      progress(
+        `cache ${result.billing.cache ?? '?'}, billed to ${result.billing.billed ?? '?'}, plan credits left ${result.billing.planRemaining ?? 'unlimited'}`,
+      );
       for (const w of result.warnings ?? []) progress(`warning ${w.code}: ${w.message}`);
       if (json) out(result);
       else io.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
@@ -190,7 +199,11 @@ async function runRemote(
 interface ScoreOutput {
   status: 'success';
   url: string;
-  score: { value: number; grade: string; checks: Array<{ label: string; passed: boolean; points: number; max_points: number; detail: string }> };
+  score: {
+    value: number;
+    grade: string;
+    checks: Array<{ label: string; passed: boolean; points: number; max_points: number; detail: string }>;
+  };
 }
 
 function printScore(result: ScoreOutput, json: boolean, io: CliIo): void {
@@ -204,7 +217,12 @@ function printScore(result: ScoreOutput, json: boolean, io: CliIo): void {
   }
 }
 
-function printMap(result: { status: 'success'; links: Array<{ url: string }> }, json: boolean, io: CliIo, progress: (line: string) => void): void {
+function printMap(
+  result: { status: 'success'; links: Array<{ url: string }> },
+  json: boolean,
+  io: CliIo,
+  progress: (line: string) => void,
+): void {
   progress(`${result.links.length} links`);
   if (json) io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   else for (const link of result.links) io.stdout.write(`${link.url}\n`);
@@ -216,7 +234,12 @@ function mapOptions(args: ParsedArgs): { limit?: number; search?: string; includ
   const search = args.options.get('search');
   const list = (name: string): string[] => {
     const raw = args.options.get(name);
-    return typeof raw === 'string' ? raw.split(',').map((g) => g.trim()).filter(Boolean) : [];
+    return typeof raw === 'string'
+      ? raw
+          .split(',')
+          .map((g) => g.trim())
+          .filter(Boolean)
+      : [];
   };
   return {
     ...(typeof limit === 'string' ? { limit: parseLimit(limit) } : {}),

@@ -37,7 +37,10 @@ export function csvToMarkdown(text: string, hint: { delimiter?: string } = {}): 
   if (parsed.truncatedRows) warnings.push(truncatedWarning(`table cut at ${MAX_ROWS} rows`));
   if (parsed.maxColumns > MAX_COLUMNS) warnings.push(truncatedWarning(`table cut at ${MAX_COLUMNS} of ${parsed.maxColumns} columns`));
   if (rows.length === 0) return { markdown: '', warnings, rows: 0, columns: 0 };
-  const width = Math.min(MAX_COLUMNS, rows.reduce((w, r) => Math.max(w, r.length), 0));
+  const width = Math.min(
+    MAX_COLUMNS,
+    rows.reduce((w, r) => Math.max(w, r.length), 0),
+  );
   const header = hasHeader(rows) ? (rows.shift() as string[]) : [];
   const lines = [renderRow(pad(header, width)), `|${' --- |'.repeat(width)}`];
   let size = lines[0]!.length + lines[1]!.length;
@@ -73,7 +76,11 @@ function escapeCell(cell: string): string {
  * wrapped in `'` and never in `"`.
  */
 export function sniffDialect(text: string, forced?: string): CsvDialect {
-  const sample = text.slice(0, 64 * 1024).split(/\r?\n/).slice(0, SAMPLE_LINES).filter((l) => l.length > 0);
+  const sample = text
+    .slice(0, 64 * 1024)
+    .split(/\r?\n/)
+    .slice(0, SAMPLE_LINES)
+    .filter((l) => l.length > 0);
   const quote = /(^|[,;\t|])'[^']*'([,;\t|]|$)/m.test(sample.join('\n')) && !/(^|[,;\t|])"/m.test(sample.join('\n')) ? "'" : '"';
   if (forced) return { delimiter: forced, quote };
   let best: { delimiter: string; score: number } = { delimiter: ',', score: -1 };

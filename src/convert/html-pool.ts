@@ -14,9 +14,7 @@ export interface HtmlJob {
   options: HtmlToMarkdownOptions;
 }
 
-export type HtmlJobReply =
-  | { id: number; ok: true; result: ConvertResult }
-  | { id: number; ok: false; code: ErrorCode; message: string };
+export type HtmlJobReply = { id: number; ok: true; result: ConvertResult } | { id: number; ok: false; code: ErrorCode; message: string };
 
 export interface HtmlWorkerPoolOptions {
   /** Worker threads converting at once; more pages wait their turn. */
@@ -168,7 +166,8 @@ export class HtmlWorkerPool {
       const onAbort = (): void => cancel(signal?.reason);
       // Every worker is busy with big pages: say so rather than hold the request forever.
       const timer = setTimeout(
-        () => cancel(new ServiceError('SERVICE_UNAVAILABLE', `all HTML converters stayed busy for ${this.queueTimeoutMs} ms; retry shortly`)),
+        () =>
+          cancel(new ServiceError('SERVICE_UNAVAILABLE', `all HTML converters stayed busy for ${this.queueTimeoutMs} ms; retry shortly`)),
         this.queueTimeoutMs,
       );
       signal?.addEventListener('abort', onAbort, { once: true });

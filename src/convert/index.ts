@@ -29,7 +29,10 @@ export async function convertDocument(input: ConvertInput, options: ConvertOptio
   const warnings: Warning[] = [];
   if (choice.mismatch) warnings.push({ code: 'CONTENT_TYPE_MISMATCH', message: choice.mismatch });
   try {
-    const result = choice.format === 'pdf' ? await pdfToMarkdown(input.body, options.pdf) : await convertText(input, choice.format, warnings, options.html);
+    const result =
+      choice.format === 'pdf'
+        ? await pdfToMarkdown(input.body, options.pdf)
+        : await convertText(input, choice.format, warnings, options.html);
     const metadata: DocumentMetadata = {
       ...result.metadata,
       language: result.metadata.language ?? contentLanguage(input),
@@ -45,7 +48,12 @@ export async function convertDocument(input: ConvertInput, options: ConvertOptio
   }
 }
 
-async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, warnings: Warning[], pool?: HtmlWorkerPool): Promise<ConvertResult> {
+async function convertText(
+  input: ConvertInput,
+  format: Exclude<Format, 'pdf'>,
+  warnings: Warning[],
+  pool?: HtmlWorkerPool,
+): Promise<ConvertResult> {
   const language = contentLanguage(input);
   const text = decodeText(input, format, warnings);
   const base = (markdown: string, title: string | null, extra: Warning[]): ConvertResult => ({
@@ -59,7 +67,11 @@ async function convertText(input: ConvertInput, format: Exclude<Format, 'pdf'>, 
     }
     case 'json': {
       const json = jsonToMarkdown(text);
-      return { markdown: json.markdown, metadata: { title: json.hints.title, description: json.hints.description, language }, warnings: json.warnings };
+      return {
+        markdown: json.markdown,
+        metadata: { title: json.hints.title, description: json.hints.description, language },
+        warnings: json.warnings,
+      };
     }
     case 'csv':
     case 'tsv': {

@@ -21,7 +21,9 @@ export function jsonToMarkdown(text: string): JsonConversion {
   const source = text.replace(/^\uFEFF/, '');
   const depth = maxDepth(source);
   if (depth > MAX_PRETTY_DEPTH) {
-    return asText(source, [{ code: 'JSON_TOO_DEEP', message: `JSON nests ${depth} levels deep (limit ${MAX_PRETTY_DEPTH}); shown as sent` }]);
+    return asText(source, [
+      { code: 'JSON_TOO_DEEP', message: `JSON nests ${depth} levels deep (limit ${MAX_PRETTY_DEPTH}); shown as sent` },
+    ]);
   }
   let value: unknown;
   try {
@@ -52,7 +54,10 @@ function isJsonLines(source: string): boolean {
 
 /** JSON Lines stay one record per line (pretty-printing would lose the record boundaries). */
 function asJsonLines(source: string): JsonConversion {
-  const lines = source.split('\n').filter((l) => l.trim() !== '').map((l) => l.trim());
+  const lines = source
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => l.trim());
   const warnings: Warning[] = [];
   let body = lines.join('\n');
   if (body.length > MAX_MARKDOWN_CHARS) {

@@ -60,7 +60,13 @@ export function firstParagraph(markdown: string): string | null {
     }
     if (/^(#{1,6}\s|<!--|\||[-*_]{3,}\s*$|!\[)/.test(block)) continue;
     if (block.split('\n').every((l) => /^\s*([-*+]|\d+[.)])\s/.test(l) || /^\s{2,}\S/.test(l))) continue;
-    const text = squash(block.replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[*_`]/g, '').replace(/\\(.)/g, '$1'));
+    const text = squash(
+      block
+        .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/[*_`]/g, '')
+        .replace(/\\(.)/g, '$1'),
+    );
     if (text.length < 2) continue;
     return clip(text, DESCRIPTION_CHARS);
   }

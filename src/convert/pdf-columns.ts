@@ -82,7 +82,12 @@ export function orderLines(fragments: Fragment[], page: number, gutters: Gutter[
   const tableLine = (rows: Fragment[][], colOf: (f: Fragment) => number, columns: number): Line => tableToLine(rows, colOf, columns, page);
   const bandTable = (fragments: Fragment[], gs: Gutter[], colOf: (f: Fragment) => number): Line | null => {
     const rows = rowsOf(fragments);
-    if (mostlyMono(fragments) || rows.length < MIN_TABLE_ROWS || rows.filter((r) => new Set(r.map(colOf)).size >= 2).length < rows.length * 0.7) return null;
+    if (
+      mostlyMono(fragments) ||
+      rows.length < MIN_TABLE_ROWS ||
+      rows.filter((r) => new Set(r.map(colOf)).size >= 2).length < rows.length * 0.7
+    )
+      return null;
     // Text columns are filled with lines of 15+ ems; table cells are mostly short.
     const short = fragments.filter((f) => f.x1 - f.x0 < SHORT_CELL_EMS * f.size).length;
     // Lines of running text often start in lower case (a sentence continuing); cells rarely do.
@@ -95,7 +100,13 @@ export function orderLines(fragments: Fragment[], page: number, gutters: Gutter[
     if (table) out.push(table);
     else {
       for (let col = 0; col <= gutters.length; col++) {
-        out.push(...mergeBaselines(band.filter((f) => columnOf(f) === col), page, col));
+        out.push(
+          ...mergeBaselines(
+            band.filter((f) => columnOf(f) === col),
+            page,
+            col,
+          ),
+        );
       }
     }
     band = [];

@@ -108,7 +108,13 @@ function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, numbe
     if (isCode(line) && !inlineCodeLine(block, line, lines[i + 1], spacing)) {
       // Fixed-pitch lines form a code block; code is often set with looser line spacing.
       const prev = block?.lines[block.lines.length - 1];
-      const continues = block?.kind === 'code' && prev && prev.page === line.page && prev.column === line.column && line.y > prev.y && line.y - prev.y <= 3 * line.size;
+      const continues =
+        block?.kind === 'code' &&
+        prev &&
+        prev.page === line.page &&
+        prev.column === line.column &&
+        line.y > prev.y &&
+        line.y - prev.y <= 3 * line.size;
       if (block && continues) block.lines.push(line);
       else {
         block = { page: line.page, lines: [line], size: line.size, kind: 'code' };
@@ -120,7 +126,16 @@ function buildBlocks(lines: Line[], bodySize: number, spacing: Map<number, numbe
     const numbered = !bullet && NUMBERED.test(line.text) && roundSize(line.size) <= bodySize * HEADING_RATIO;
     // A line that is a bookmark title stands alone (it becomes a heading).
     const bookmark = outline.has(headingKey(line.text));
-    if (!block || closed || bookmark || block.kind === 'code' || block.kind === 'table' || startsNewBlock(block, line, bodySize, spacing) || bullet || numbered) {
+    if (
+      !block ||
+      closed ||
+      bookmark ||
+      block.kind === 'code' ||
+      block.kind === 'table' ||
+      startsNewBlock(block, line, bodySize, spacing) ||
+      bullet ||
+      numbered
+    ) {
       block = { page: line.page, lines: [line], size: line.size, kind: bullet ? 'bullet' : numbered ? 'numbered' : 'paragraph' };
       blocks.push(block);
     } else block.lines.push(line);
@@ -138,14 +153,24 @@ function inlineCodeLine(block: Block | null, line: Line, next: Line | undefined,
   if (!block || block.kind === 'code' || block.kind === 'table' || (next && isCode(next))) return false;
   const prev = block.lines[block.lines.length - 1] as Line;
   const normal = spacing.get(roundSize(prev.size)) ?? prev.size * 1.2;
-  return prev.page === line.page && prev.column === line.column && line.y > prev.y && line.y - prev.y <= PARAGRAPH_GAP * normal && !/:$/.test(prev.text);
+  return (
+    prev.page === line.page &&
+    prev.column === line.column &&
+    line.y > prev.y &&
+    line.y - prev.y <= PARAGRAPH_GAP * normal &&
+    !/:$/.test(prev.text)
+  );
 }
 
 function startsNewBlock(block: Block, line: Line, bodySize: number, spacing: Map<number, number>): boolean {
   const prev = block.lines[block.lines.length - 1] as Line;
   if (line.page !== prev.page) {
     // A sentence running over a page break continues the paragraph (the page marker follows it).
-    const continues = line.page === prev.page + 1 && block.kind !== 'code' && roundSize(line.size) === roundSize(prev.size) && roundSize(line.size) < bodySize * HEADING_RATIO;
+    const continues =
+      line.page === prev.page + 1 &&
+      block.kind !== 'code' &&
+      roundSize(line.size) === roundSize(prev.size) &&
+      roundSize(line.size) < bodySize * HEADING_RATIO;
     return !(continues && !/[.!?:"”)]$/.test(prev.text) && /^\p{Ll}/u.test(line.text));
   }
   // Table-of-contents entries (dot leaders, then a page number) each stand alone.
@@ -171,7 +196,16 @@ function headingLevelsBySize(blocks: Block[], bodySize: number): Map<number, num
   const sizes = new Set<number>();
   for (const b of blocks) {
     const text = blockText(b, 'text');
-    if (b.kind !== 'code' && b.kind !== 'table' && !DOT_LEADERS.test(text) && roundSize(b.size) >= bodySize * HEADING_RATIO && b.lines.length <= 4 && text.length <= 200 && /\p{L}/u.test(text)) sizes.add(roundSize(b.size));
+    if (
+      b.kind !== 'code' &&
+      b.kind !== 'table' &&
+      !DOT_LEADERS.test(text) &&
+      roundSize(b.size) >= bodySize * HEADING_RATIO &&
+      b.lines.length <= 4 &&
+      text.length <= 200 &&
+      /\p{L}/u.test(text)
+    )
+      sizes.add(roundSize(b.size));
   }
   const sorted = [...sizes].sort((a, b) => b - a);
   return new Map(sorted.map((s, i) => [s, Math.min(6, i + 1)]));
@@ -188,10 +222,17 @@ function outlineLevels(outline: PdfOutlineEntry[]): Map<string, number> {
 }
 
 function headingKey(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
-function renderBlocks(blocks: Block[], levels: Map<number, number>, outline: Map<string, number>): { markdown: string; firstHeading: string | null } {
+function renderBlocks(
+  blocks: Block[],
+  levels: Map<number, number>,
+  outline: Map<string, number>,
+): { markdown: string; firstHeading: string | null } {
   const out: string[] = [];
   let page = 1;
   let firstHeading: string | null = null;
@@ -227,7 +268,8 @@ function mergeListRuns(parts: string[]): string[] {
   for (const part of parts) {
     const last = merged[merged.length - 1];
     const isItem = /^(- |\d{1,3}\. )/.test(part);
-    if (last !== undefined && isItem && /(^|\n)(- |\d{1,3}\. )[^\n]*$/.test(last) && /^(- |\d{1,3}\. )/.test(last)) merged[merged.length - 1] = `${last}\n${part}`;
+    if (last !== undefined && isItem && /(^|\n)(- |\d{1,3}\. )[^\n]*$/.test(last) && /^(- |\d{1,3}\. )/.test(last))
+      merged[merged.length - 1] = `${last}\n${part}`;
     else merged.push(part);
   }
   return merged;
@@ -262,7 +304,10 @@ function blockText(block: Block, field: 'text' | 'md'): string {
     else if (CJK_END.test(text) && CJK_START.test(next)) text += next;
     else text += ` ${next}`;
   }
-  return text.replace(/\u00AD/g, '').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/\u00AD/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Keeps PDF text from turning into Markdown syntax at the start of a block. */

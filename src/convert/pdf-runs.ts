@@ -82,7 +82,13 @@ export function buildFragments(items: PdfTextItem[]): Fragment[] {
         current.x1 = Math.max(current.x1, run.x + run.width);
         current.size = Math.max(current.size, run.size);
       } else {
-        current = { x0: run.x, x1: run.x + run.width, y: run.y, size: run.size, parts: [{ text: run.text, mono: run.mono === true, space: false }] };
+        current = {
+          x0: run.x,
+          x1: run.x + run.width,
+          y: run.y,
+          size: run.size,
+          parts: [{ text: run.text, mono: run.mono === true, space: false }],
+        };
         groups.push(current);
       }
     }
@@ -138,12 +144,14 @@ function renderParts(parts: Part[]): Pick<Fragment, 'text' | 'md' | 'monoChars' 
 
 /** Escapes what would otherwise turn prose into Markdown or HTML. Intraword `_` stays. */
 function escapeProse(text: string): string {
-  return text
-    .replace(/([\\`*])/g, '\\$1')
-    // Brackets only make a link when `](` follows; reference definitions are caught at block start.
-    .replace(/\]\(/g, ']\\(')
-    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-    .replace(/(^|[^\p{L}\p{N}_])(_+)|(_+)(?=$|[^\p{L}\p{N}_])/gu, (m) => m.replace(/_/g, '\\_'));
+  return (
+    text
+      .replace(/([\\`*])/g, '\\$1')
+      // Brackets only make a link when `](` follows; reference definitions are caught at block start.
+      .replace(/\]\(/g, ']\\(')
+      .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+      .replace(/(^|[^\p{L}\p{N}_])(_+)|(_+)(?=$|[^\p{L}\p{N}_])/gu, (m) => m.replace(/_/g, '\\_'))
+  );
 }
 
 /**

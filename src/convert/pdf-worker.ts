@@ -147,7 +147,12 @@ export type PdfWorkerMessage =
 export function spawnPdfWorker(maxHeapMb: number, options: { forceMatrixStub?: boolean } = {}): Worker {
   return new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { pdfjsUrl: PDFJS_URL, workerUrl: PDFJS_WORKER_URL, hasCanvas: HAS_CANVAS, forceMatrixStub: options.forceMatrixStub === true },
+    workerData: {
+      pdfjsUrl: PDFJS_URL,
+      workerUrl: PDFJS_WORKER_URL,
+      hasCanvas: HAS_CANVAS,
+      forceMatrixStub: options.forceMatrixStub === true,
+    },
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, stackSizeMb: 4 },
     stdout: true,
     stderr: true,
@@ -161,7 +166,12 @@ let nextJobId = 1;
  * the job ended by a message (the worker is reusable), `false` when the worker died
  * (heap cap, crash); rejects never. The caller owns timeouts and termination.
  */
-export function runPdfJob(worker: Worker, job: PdfJob, onMessage: (msg: PdfWorkerMessage) => void, onFailure: (err: Error & { code?: string }) => void): { finished: Promise<boolean>; cancel: () => void } {
+export function runPdfJob(
+  worker: Worker,
+  job: PdfJob,
+  onMessage: (msg: PdfWorkerMessage) => void,
+  onFailure: (err: Error & { code?: string }) => void,
+): { finished: Promise<boolean>; cancel: () => void } {
   const id = nextJobId++;
   let cancel = (): void => {};
   const finished = new Promise<boolean>((resolve) => {

@@ -31,7 +31,6 @@ const MAX_STREAM_BYTES = 64 * 1024 * 1024;
 /** Largest decoded size of all of them together. */
 const MAX_TOTAL_STREAM_BYTES = 384 * 1024 * 1024;
 
-
 interface RawPdf {
   numPages: number;
   info: Record<string, string>;
@@ -49,11 +48,17 @@ export async function pdfToMarkdown(body: Buffer, options: PdfOptions = {}): Pro
   if (raw.numPages === 0) throw new ServiceError('EXTRACTION_FAILED', 'the PDF has no pages');
   const layout = layoutPdf(raw.pages, raw.outline);
   if (layout.textChars === 0) {
-    throw new ServiceError('IMAGE_PDF', `the PDF has no embedded text layer on any of its ${raw.numPages} pages (scanned or image-only); OCR is not offered`);
+    throw new ServiceError(
+      'IMAGE_PDF',
+      `the PDF has no embedded text layer on any of its ${raw.numPages} pages (scanned or image-only); OCR is not offered`,
+    );
   }
   if (layout.emptyPages.length > 0) {
     const list = layout.emptyPages.length > 10 ? `${layout.emptyPages.slice(0, 10).join(', ')}…` : layout.emptyPages.join(', ');
-    warnings.push({ code: 'PDF_PAGES_WITHOUT_TEXT', message: `${layout.emptyPages.length} of ${raw.pages.length} pages have no text layer (pages ${list}); their content is missing` });
+    warnings.push({
+      code: 'PDF_PAGES_WITHOUT_TEXT',
+      message: `${layout.emptyPages.length} of ${raw.pages.length} pages have no text layer (pages ${list}); their content is missing`,
+    });
   }
   return { markdown: layout.markdown, metadata: pdfMetadata(raw, layout.firstHeading), warnings };
 }
@@ -65,7 +70,8 @@ async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool
   // The budget covers waiting for a pool place too.
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(), options.timeoutMs);
-  const overBudget = (): ServiceError => new ServiceError('EXTRACTION_FAILED', `PDF extraction exceeded its ${options.timeoutMs} ms budget`);
+  const overBudget = (): ServiceError =>
+    new ServiceError('EXTRACTION_FAILED', `PDF extraction exceeded its ${options.timeoutMs} ms budget`);
   let worker: Worker;
   try {
     worker = pool ? await pool.take(budget.signal) : spawnPdfWorker(options.maxHeapMb);
@@ -96,10 +102,18 @@ async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool
     }
   };
   const onFailure = (err: Error & { code?: string }): void => {
-    const reason = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `PDF extraction exceeded its ${heapMb} MB memory cap` : `PDF extraction crashed: ${err.message}`;
+    const reason =
+      err.code === 'ERR_WORKER_OUT_OF_MEMORY'
+        ? `PDF extraction exceeded its ${heapMb} MB memory cap`
+        : `PDF extraction crashed: ${err.message}`;
     fail(reason, new ServiceError('EXTRACTION_FAILED', reason, {}, { cause: err }));
   };
-  const job = runPdfJob(worker, { data, maxPages: options.maxPages, maxStreamBytes: MAX_STREAM_BYTES, maxTotalBytes: MAX_TOTAL_STREAM_BYTES }, onMessage, onFailure);
+  const job = runPdfJob(
+    worker,
+    { data, maxPages: options.maxPages, maxStreamBytes: MAX_STREAM_BYTES, maxTotalBytes: MAX_TOTAL_STREAM_BYTES },
+    onMessage,
+    onFailure,
+  );
   const onBudget = (): void => {
     const err = overBudget();
     fail(err.message, err);
@@ -124,10 +138,16 @@ async function extractPdf(body: Buffer, options: Required<Omit<PdfOptions, 'pool
  */
 function workerError(name: string, message: string): ServiceError {
   if (name === 'PasswordException') {
-    return new ServiceError('EXTRACTION_FAILED', 'the PDF is encrypted and needs a password to open; password-protected PDFs cannot be read', { reason: 'pdf_password_required' });
+    return new ServiceError(
+      'EXTRACTION_FAILED',
+      'the PDF is encrypted and needs a password to open; password-protected PDFs cannot be read',
+      { reason: 'pdf_password_required' },
+    );
   }
-  if (name === 'BombException') return new ServiceError('EXTRACTION_FAILED', `the PDF was refused: ${message}`, { reason: 'pdf_decompression_bomb' });
-  if (name === 'InvalidPDFException') return new ServiceError('EXTRACTION_FAILED', `the PDF is damaged and could not be read: ${clip(message, 200)}`);
+  if (name === 'BombException')
+    return new ServiceError('EXTRACTION_FAILED', `the PDF was refused: ${message}`, { reason: 'pdf_decompression_bomb' });
+  if (name === 'InvalidPDFException')
+    return new ServiceError('EXTRACTION_FAILED', `the PDF is damaged and could not be read: ${clip(message, 200)}`);
   return new ServiceError('EXTRACTION_FAILED', `PDF extraction failed: ${clip(message, 200)}`);
 }
 

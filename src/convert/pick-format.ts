@@ -17,25 +17,92 @@ export interface FormatChoice {
   mismatch: string | null;
 }
 
-const UNSUPPORTED_PREFIXES = ['image/', 'audio/', 'video/', 'font/', 'model/', 'application/font-', 'application/vnd.ms-', 'application/vnd.openxmlformats', 'application/vnd.oasis.opendocument', 'application/x-font'];
+const UNSUPPORTED_PREFIXES = [
+  'image/',
+  'audio/',
+  'video/',
+  'font/',
+  'model/',
+  'application/font-',
+  'application/vnd.ms-',
+  'application/vnd.openxmlformats',
+  'application/vnd.oasis.opendocument',
+  'application/x-font',
+];
 const UNSUPPORTED_TYPES = new Set([
-  'application/zip', 'application/gzip', 'application/x-gzip', 'application/x-tar', 'application/x-7z-compressed',
-  'application/x-rar-compressed', 'application/vnd.rar', 'application/x-bzip2', 'application/x-xz', 'application/zstd',
-  'application/wasm', 'application/x-executable', 'application/x-msdownload', 'application/java-archive',
-  'application/msword', 'application/x-shockwave-flash', 'application/epub+zip', 'application/x-iso9660-image',
-  'application/vnd.android.package-archive', 'application/x-apple-diskimage', 'application/x-sqlite3', 'application/rtf',
+  'application/zip',
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-tar',
+  'application/x-7z-compressed',
+  'application/x-rar-compressed',
+  'application/vnd.rar',
+  'application/x-bzip2',
+  'application/x-xz',
+  'application/zstd',
+  'application/wasm',
+  'application/x-executable',
+  'application/x-msdownload',
+  'application/java-archive',
+  'application/msword',
+  'application/x-shockwave-flash',
+  'application/epub+zip',
+  'application/x-iso9660-image',
+  'application/vnd.android.package-archive',
+  'application/x-apple-diskimage',
+  'application/x-sqlite3',
+  'application/rtf',
 ]);
-const JSON_TYPES = new Set(['application/json', 'text/json', 'application/ld+json', 'application/manifest+json', 'application/geo+json', 'application/problem+json', 'application/x-ndjson', 'application/schema+json']);
+const JSON_TYPES = new Set([
+  'application/json',
+  'text/json',
+  'application/ld+json',
+  'application/manifest+json',
+  'application/geo+json',
+  'application/problem+json',
+  'application/x-ndjson',
+  'application/schema+json',
+]);
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv', 'application/vnd.ms-excel.csv']);
 const TSV_TYPES = new Set(['text/tab-separated-values', 'text/tsv']);
-const XML_TYPES = new Set(['application/xml', 'text/xml', 'application/rss+xml', 'application/atom+xml', 'application/rdf+xml', 'application/xslt+xml']);
+const XML_TYPES = new Set([
+  'application/xml',
+  'text/xml',
+  'application/rss+xml',
+  'application/atom+xml',
+  'application/rdf+xml',
+  'application/xslt+xml',
+]);
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const MARKDOWN_TYPES = new Set(['text/markdown', 'text/x-markdown']);
-const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream', 'application/unknown', 'application/x-download', 'application/force-download']);
-const EXTENSION_FORMATS: Record<string, Format> = { csv: 'csv', tsv: 'tsv', tab: 'tsv', json: 'json', geojson: 'json', xml: 'xml', rss: 'xml', atom: 'xml', md: 'markdown', markdown: 'markdown' };
+const GENERIC_TYPES = new Set([
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/unknown',
+  'application/x-download',
+  'application/force-download',
+]);
+const EXTENSION_FORMATS: Record<string, Format> = {
+  csv: 'csv',
+  tsv: 'tsv',
+  tab: 'tsv',
+  json: 'json',
+  geojson: 'json',
+  xml: 'xml',
+  rss: 'xml',
+  atom: 'xml',
+  md: 'markdown',
+  markdown: 'markdown',
+};
 const FORMAT_TYPES: Record<Format, string> = {
-  html: 'text/html', pdf: 'application/pdf', json: 'application/json', csv: 'text/csv', tsv: 'text/tab-separated-values',
-  xml: 'application/xml', markdown: 'text/markdown', text: 'text/plain',
+  html: 'text/html',
+  pdf: 'application/pdf',
+  json: 'application/json',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  xml: 'application/xml',
+  markdown: 'text/markdown',
+  text: 'text/plain',
 };
 
 export function pickFormat(contentType: string | null, body: Buffer, url: string): FormatChoice {
@@ -50,7 +117,10 @@ export function pickFormat(contentType: string | null, body: Buffer, url: string
 
   if (sniffed.kind === 'pdf') return declared === 'application/pdf' ? asDeclared('pdf') : fromSniff('pdf');
   if (sniffed.kind === 'binary') throw unsupported(sniffed.type, declared);
-  if (declared === 'image/svg+xml' || (sniffed.kind === 'xml' && /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(head(body)))) {
+  if (
+    declared === 'image/svg+xml' ||
+    (sniffed.kind === 'xml' && /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(head(body)))
+  ) {
     throw unsupported('image/svg+xml', declared);
   }
   if (declared === null || GENERIC_TYPES.has(declared)) return byContent(sniffed.kind, url, fromSniff, declared);
@@ -90,7 +160,12 @@ function asPlainAs(format: Format): FormatChoice {
   return { format, mediaType: FORMAT_TYPES[format], mismatch: null };
 }
 
-function byContent(kind: Exclude<Sniffed['kind'], 'pdf' | 'binary'>, url: string, fromSniff: (f: Format) => FormatChoice, declared: string | null): FormatChoice {
+function byContent(
+  kind: Exclude<Sniffed['kind'], 'pdf' | 'binary'>,
+  url: string,
+  fromSniff: (f: Format) => FormatChoice,
+  declared: string | null,
+): FormatChoice {
   if (kind !== 'text') return fromSniff(kind);
   const byExtension = EXTENSION_FORMATS[urlExtension(url)];
   const choice = fromSniff(byExtension && byExtension !== 'json' ? byExtension : 'text');

@@ -58,7 +58,13 @@ export function sniffContent(body: Buffer): Sniffed {
 function sniffBinary(head: Buffer): string | null {
   if (startsWith(head, 0, [0x52, 0x49, 0x46, 0x46]) && head.length >= 12) {
     const fourcc = head.toString('latin1', 8, 12);
-    return fourcc === 'WEBP' ? 'image/webp' : fourcc === 'WAVE' ? 'audio/wav' : fourcc === 'AVI ' ? 'video/x-msvideo' : 'application/octet-stream';
+    return fourcc === 'WEBP'
+      ? 'image/webp'
+      : fourcc === 'WAVE'
+        ? 'audio/wav'
+        : fourcc === 'AVI '
+          ? 'video/x-msvideo'
+          : 'application/octet-stream';
   }
   if (head.length >= 12 && head.toString('latin1', 4, 8) === 'ftyp') {
     const brand = head.toString('latin1', 8, 12);

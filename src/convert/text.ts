@@ -34,13 +34,53 @@ const CODE_TYPES: Record<string, string> = {
 
 /** URL extensions that are source code, with their fence language. */
 const CODE_EXTENSIONS: Record<string, string> = {
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', ts: 'typescript', tsx: 'tsx', jsx: 'jsx',
-  py: 'python', rb: 'ruby', go: 'go', rs: 'rust', c: 'c', h: 'c', cc: 'cpp', cpp: 'cpp', hpp: 'cpp',
-  java: 'java', kt: 'kotlin', swift: 'swift', cs: 'csharp', php: 'php', sh: 'sh', bash: 'bash',
-  zsh: 'sh', ps1: 'powershell', css: 'css', scss: 'scss', sql: 'sql', yaml: 'yaml', yml: 'yaml',
-  toml: 'toml', ini: 'ini', lua: 'lua', pl: 'perl', r: 'r', scala: 'scala', hs: 'haskell',
-  ex: 'elixir', exs: 'elixir', erl: 'erlang', clj: 'clojure', dart: 'dart', vue: 'vue',
-  svelte: 'svelte', dockerfile: 'dockerfile', mk: 'makefile', gradle: 'groovy', proto: 'protobuf',
+  js: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  ts: 'typescript',
+  tsx: 'tsx',
+  jsx: 'jsx',
+  py: 'python',
+  rb: 'ruby',
+  go: 'go',
+  rs: 'rust',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  java: 'java',
+  kt: 'kotlin',
+  swift: 'swift',
+  cs: 'csharp',
+  php: 'php',
+  sh: 'sh',
+  bash: 'bash',
+  zsh: 'sh',
+  ps1: 'powershell',
+  css: 'css',
+  scss: 'scss',
+  sql: 'sql',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'toml',
+  ini: 'ini',
+  lua: 'lua',
+  pl: 'perl',
+  r: 'r',
+  scala: 'scala',
+  hs: 'haskell',
+  ex: 'elixir',
+  exs: 'elixir',
+  erl: 'erlang',
+  clj: 'clojure',
+  dart: 'dart',
+  vue: 'vue',
+  svelte: 'svelte',
+  dockerfile: 'dockerfile',
+  mk: 'makefile',
+  gradle: 'groovy',
+  proto: 'protobuf',
 };
 
 export function markdownPassthrough(text: string): TextConversion {
@@ -97,7 +137,12 @@ export function looksLikeCode(text: string): boolean {
   for (const line of lines) {
     const t = line.trim();
     if (/[;{}]$|^[})\]]/.test(t)) score++;
-    else if (/^(import|export|from|def|class|function|const|let|var|return|if|for|while|#include|package|public|private|fn|func|use|module|require)\b/.test(t)) score++;
+    else if (
+      /^(import|export|from|def|class|function|const|let|var|return|if|for|while|#include|package|public|private|fn|func|use|module|require)\b/.test(
+        t,
+      )
+    )
+      score++;
     else if (/^(\/\/|#!|\/\*|\*\/)/.test(t)) score++;
     else if (/=\s*(function|\(|\[|\{|new\s)|=>|::|->/.test(t)) score += 0.5;
   }

@@ -45,7 +45,8 @@ export function parseXml(text: string): { doc: Document; warnings: Warning[] } {
   const subset = DTD_SUBSET.exec(source.slice(0, 1024 * 1024));
   if (subset) {
     source = source.slice(0, subset.index) + source.slice(subset.index + subset[0].length);
-    if (/<!ENTITY/i.test(subset[0])) warnings.push({ code: 'XML_ENTITIES_IGNORED', message: 'the document type declaration defines entities; they were not expanded' });
+    if (/<!ENTITY/i.test(subset[0]))
+      warnings.push({ code: 'XML_ENTITIES_IGNORED', message: 'the document type declaration defines entities; they were not expanded' });
   }
   const cut = nthStartTag(source, MAX_XML_ELEMENTS);
   if (cut >= 0) {
@@ -97,7 +98,13 @@ function rssToMarkdown(root: Element, warnings: Warning[]): Omit<XmlConversion, 
     summary: textOf(child(item, 'description')) ?? textOf(child(item, 'encoded')),
   }));
   const markdown = renderFeed(title, textOf(child(channel, 'link')), description, entries, warnings);
-  return { markdown, title: title ? plain(title) : null, description: description ? clip(plain(description), 300) : null, language: textOf(child(channel, 'language')), mediaType: 'application/rss+xml' };
+  return {
+    markdown,
+    title: title ? plain(title) : null,
+    description: description ? clip(plain(description), 300) : null,
+    language: textOf(child(channel, 'language')),
+    mediaType: 'application/rss+xml',
+  };
 }
 
 function permalink(item: Element): string | null {
@@ -117,7 +124,13 @@ function atomToMarkdown(root: Element, warnings: Warning[]): Omit<XmlConversion,
   }));
   const markdown = renderFeed(title, atomLink(root), subtitle, entries, warnings);
   const language = root.attribs['xml:lang'] ?? null;
-  return { markdown, title: title ? plain(title) : null, description: subtitle ? clip(plain(subtitle), 300) : null, language, mediaType: 'application/atom+xml' };
+  return {
+    markdown,
+    title: title ? plain(title) : null,
+    description: subtitle ? clip(plain(subtitle), 300) : null,
+    language,
+    mediaType: 'application/atom+xml',
+  };
 }
 
 function atomLink(el: Element): string | null {
@@ -133,7 +146,13 @@ interface FeedEntry {
   summary: string | null;
 }
 
-function renderFeed(title: string | null, link: string | null, description: string | null, entries: FeedEntry[], warnings: Warning[]): string {
+function renderFeed(
+  title: string | null,
+  link: string | null,
+  description: string | null,
+  entries: FeedEntry[],
+  warnings: Warning[],
+): string {
   const out: string[] = [];
   if (title) out.push(`# ${link ? `[${escapeInline(plain(title))}](${linkTarget(link)})` : escapeInline(plain(title))}`, '');
   if (description) out.push(escapeInline(clip(plain(description), SUMMARY_CHARS)), '');
@@ -185,7 +204,12 @@ function outlineToMarkdown(root: Element, warnings: Warning[]): Omit<XmlConversi
     const kids = el.children.filter(isElement);
     const attrs = Object.entries(el.attribs).filter(([k]) => !k.startsWith('xmlns'));
     const attrText = attrs.length ? ` (${attrs.map(([k, v]) => `${k}="${clip(v, 200)}"`).join(', ')})` : '';
-    const ownText = squash(el.children.filter((c) => c.type === 'text' || c.type === 'cdata').map((c) => textContent(c)).join(' '));
+    const ownText = squash(
+      el.children
+        .filter((c) => c.type === 'text' || c.type === 'cdata')
+        .map((c) => textContent(c))
+        .join(' '),
+    );
     const deep = depth >= MAX_OUTLINE_DEPTH && kids.length > 0;
     const text = deep ? squash(textContent(el)) : ownText;
     const line = `${'  '.repeat(depth)}- **${escapeInline(el.name)}**${escapeInline(attrText)}${text ? `: ${escapeInline(clip(text, 2000))}` : ''}`;
@@ -196,7 +220,13 @@ function outlineToMarkdown(root: Element, warnings: Warning[]): Omit<XmlConversi
   visit(root, 0);
   if (cut) warnings.push(truncatedWarning(`outline cut at ${Math.min(nodes, MAX_OUTLINE_NODES)} elements`));
   const title = textOf(child(root, 'title')) ?? textOf(child(root, 'name'));
-  return { markdown: `${out.join('\n')}\n`, title, description: null, language: root.attribs['xml:lang'] ?? null, mediaType: 'application/xml' };
+  return {
+    markdown: `${out.join('\n')}\n`,
+    title,
+    description: null,
+    language: root.attribs['xml:lang'] ?? null,
+    mediaType: 'application/xml',
+  };
 }
 
 function isElement(node: ChildNode): node is Element {

@@ -6,7 +6,10 @@ import { destroyBody } from './response.js';
 /** Thrown when a cap is exceeded; `which` says whether raw or decoded bytes overflowed. */
 export class BodyTooLargeError extends Error {
   override name = 'BodyTooLargeError';
-  constructor(readonly which: 'raw' | 'decoded', readonly limit: number) {
+  constructor(
+    readonly which: 'raw' | 'decoded',
+    readonly limit: number,
+  ) {
     super(`${which} body exceeds ${limit} bytes`);
   }
 }

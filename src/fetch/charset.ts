@@ -171,11 +171,7 @@ function decodesCleanly(charset: string, sample: Uint8Array): boolean {
   }
 }
 
-function best(
-  charsets: string[],
-  sample: Uint8Array,
-  inScript: (cp: number) => boolean,
-): { charset: string; ratio: number } | null {
+function best(charsets: string[], sample: Uint8Array, inScript: (cp: number) => boolean): { charset: string; ratio: number } | null {
   let winner: { charset: string; ratio: number } | null = null;
   for (const charset of charsets) {
     if (!decodesCleanly(charset, sample)) continue;

@@ -20,7 +20,8 @@ const NOT_FOUND_CODES = new Set([
   'EHOSTDOWN',
 ]);
 const TIMEOUT_CODES = new Set(['ETIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
-const TLS_CODE = /^(CERT_|ERR_TLS_|ERR_SSL_|ERR_OSSL|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|EPROTO$|INVALID_CA$|INVALID_PURPOSE$)/;
+const TLS_CODE =
+  /^(CERT_|ERR_TLS_|ERR_SSL_|ERR_OSSL|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|HOSTNAME_MISMATCH$|EPROTO$|INVALID_CA$|INVALID_PURPOSE$)/;
 const DECODE_CODE = /^(Z_|ERR_ZLIB|ERR__ERROR|ERR_BROTLI)/;
 const TRANSPORT_CODE = /^(UND_ERR_|ECONNRESET$|EPIPE$|ECONNABORTED$|HPE_|ERR_STREAM_PREMATURE_CLOSE$)/;
 
@@ -64,14 +65,24 @@ export function mapFetchError(err: unknown, ctx: { deadlineHit: boolean; timeout
   if (code === null) return err;
   if (NOT_FOUND_CODES.has(code)) {
     const dns = code.startsWith('E') && !code.startsWith('ECONN') && !code.startsWith('EHOST') && !code.startsWith('ENET');
-    return new ServiceError('URL_NOT_FOUND', dns ? 'the host name could not be resolved' : 'the target could not be reached', {}, { cause: err });
+    return new ServiceError(
+      'URL_NOT_FOUND',
+      dns ? 'the host name could not be resolved' : 'the target could not be reached',
+      {},
+      { cause: err },
+    );
   }
   if (TIMEOUT_CODES.has(code)) {
     return new ServiceError('TIMEOUT', `fetching the target took longer than ${ctx.timeoutMs / 1000} s`, {}, { cause: err });
   }
   if (TLS_CODE.test(code)) return new ServiceError('TLS_ERROR', `TLS failure when fetching the target (${code})`, {}, { cause: err });
   if (DECODE_CODE.test(code)) {
-    return new ServiceError('UPSTREAM_ERROR', 'the target sent a body that could not be decoded', { upstream_status: null }, { cause: err });
+    return new ServiceError(
+      'UPSTREAM_ERROR',
+      'the target sent a body that could not be decoded',
+      { upstream_status: null },
+      { cause: err },
+    );
   }
   if (TRANSPORT_CODE.test(code)) {
     return new ServiceError('UPSTREAM_ERROR', 'the connection to the target failed', { upstream_status: null }, { cause: err });

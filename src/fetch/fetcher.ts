@@ -10,15 +10,7 @@ import { mapFetchError } from './fetch-errors.js';
 import { discard, lowerHeaders, mediaType, rejectDeclaredOversize, type RawResponse } from './response.js';
 import { createRobotsGate, type RobotsGate } from './robots-gate.js';
 import { parseAllowList, type AllowList } from './ssrf.js';
-import type {
-  FetchedDocument,
-  FetchedResource,
-  Fetcher,
-  FetchOptions,
-  LookupFn,
-  ResourceFetcher,
-  ResourceOptions,
-} from './types.js';
+import type { FetchedDocument, FetchedResource, Fetcher, FetchOptions, LookupFn, ResourceFetcher, ResourceOptions } from './types.js';
 import { assertPublicHostLiteral, parseHttpUrl } from './url.js';
 import { detectWaf, WAF_BODY_SNIFF_BYTES } from './waf.js';
 
@@ -195,7 +187,10 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       throw new ServiceError('WAF_BLOCKED', undefined, { vendor });
     }
     await rejectDeclaredOversize(res, limits.maxBytes);
-    const { body } = await readBody(res.body, { encodings: parseContentEncoding(res.headers['content-encoding']), maxBytes: limits.maxBytes });
+    const { body } = await readBody(res.body, {
+      encodings: parseContentEncoding(res.headers['content-encoding']),
+      maxBytes: limits.maxBytes,
+    });
     return { url: res.url.href, status: res.status, headers: res.headers, contentType: mediaType(res.headers), body };
   }
 

@@ -40,7 +40,11 @@ function parseGroups(text: string): Group[] {
     const line = rawLine.replace(/#.*$/, '').trim();
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
-    const key = line.slice(0, colon).trim().toLowerCase().replace(/[\s_]+/g, '-');
+    const key = line
+      .slice(0, colon)
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_]+/g, '-');
     const value = line.slice(colon + 1).trim();
     if (key === 'user-agent' || key === 'useragent') {
       if (!current || !lastWasAgent) {
@@ -135,11 +139,7 @@ export function isAllowedByRobots(policy: RobotsPolicy, pathAndQuery: string): b
   let best: RobotsRule | null = null;
   for (const rule of policy.rules) {
     if (!patternMatches(rule.pattern, path)) continue;
-    if (
-      !best ||
-      rule.pattern.length > best.pattern.length ||
-      (rule.pattern.length === best.pattern.length && rule.allow && !best.allow)
-    ) {
+    if (!best || rule.pattern.length > best.pattern.length || (rule.pattern.length === best.pattern.length && rule.allow && !best.allow)) {
       best = rule;
     }
   }

@@ -117,11 +117,11 @@ export function parseAllowList(entries: readonly string[]): AllowList {
  * True when the escape hatch lets this connection through: the address is inside an
  * allowed CIDR, or (host or address) and port match a `host:port` entry.
  */
-export function isAllowedPrivate(
-  list: AllowList,
-  target: { host: string; port: number; address?: IpAddress | null },
-): boolean {
-  const host = target.host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+export function isAllowedPrivate(list: AllowList, target: { host: string; port: number; address?: IpAddress | null }): boolean {
+  const host = target.host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   const hostIp = parseIp(host);
   const ips = [target.address ?? null, hostIp].filter((x): x is IpAddress => x !== null);
   if (ips.length > 0 && list.cidrs.some((c) => ips.every((ip) => cidrContains(c, ip)))) return true;

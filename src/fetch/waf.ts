@@ -2,16 +2,7 @@
  * Firewall / bot-manager block pages → vendor name, from status + headers + body.
  * A plain 403 with none of these signatures is not a firewall (UPSTREAM_ERROR). Pure.
  */
-export const WAF_VENDORS = [
-  'cloudflare',
-  'akamai',
-  'imperva',
-  'datadome',
-  'perimeterx',
-  'sucuri',
-  'aws-waf',
-  'kasada',
-] as const;
+export const WAF_VENDORS = ['cloudflare', 'akamai', 'imperva', 'datadome', 'perimeterx', 'sucuri', 'aws-waf', 'kasada'] as const;
 export type WafVendor = (typeof WAF_VENDORS)[number];
 
 /** How much of an error body is kept for signature matching. */
@@ -78,7 +69,8 @@ const DETECTORS: Array<[WafVendor, Detector]> = [
     (r, h) =>
       h('x-sucuri-block') !== '' ||
       (BLOCKING(r.status) && /sucuri|cloudproxy/i.test(h('server'))) ||
-      (BLOCKING(r.status) && (h('x-sucuri-id') !== '' || /Sucuri WebSite Firewall|sucuri\.net\/privacy-policy|cloudproxy@sucuri\.net/i.test(r.body))),
+      (BLOCKING(r.status) &&
+        (h('x-sucuri-id') !== '' || /Sucuri WebSite Firewall|sucuri\.net\/privacy-policy|cloudproxy@sucuri\.net/i.test(r.body))),
   ],
   [
     'aws-waf',
@@ -92,8 +84,7 @@ const DETECTORS: Array<[WafVendor, Detector]> = [
   [
     'kasada',
     (r, h) =>
-      BLOCKING(r.status) &&
-      (Object.keys(r.headers).some((k) => k.startsWith('x-kpsdk-')) || /KPSDK|\/ips\.js\?|kpsdk/i.test(r.body)),
+      BLOCKING(r.status) && (Object.keys(r.headers).some((k) => k.startsWith('x-kpsdk-')) || /KPSDK|\/ips\.js\?|kpsdk/i.test(r.body)),
   ],
 ];
 

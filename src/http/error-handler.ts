@@ -48,9 +48,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: Ser
   if (err.status === 429 && retryAfter !== undefined) {
     // Retry-After takes seconds; a quota retry_after is an ISO date
     const seconds =
-      typeof retryAfter === 'number'
-        ? retryAfter
-        : Math.max(1, Math.ceil((Date.parse(String(retryAfter)) - request.server.now()) / 1000));
+      typeof retryAfter === 'number' ? retryAfter : Math.max(1, Math.ceil((Date.parse(String(retryAfter)) - request.server.now()) / 1000));
     reply.header('Retry-After', String(seconds));
   }
   return reply
@@ -86,4 +84,3 @@ export function registerErrorHandling(app: FastifyInstance, allowedMethods: (pat
     return sendError(request, reply, new ServiceError('NOT_FOUND', `no route ${request.method} ${path}`));
   });
 }
-

@@ -24,12 +24,30 @@ import {
 type Json = Record<string, unknown>;
 
 const BILLING_HEADERS: Json = {
-  'X-Service-Cache': { description: 'HIT or MISS: whether the one-hour cache served the result (a HIT still costs 1 credit).', schema: { type: 'string', enum: ['HIT', 'MISS'] } },
-  'X-RateLimit-Remaining': { description: 'Monthly plan credits left; 0 while billing goes to bought credits; omitted for Enterprise (unlimited).', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'When monthly plan credits reset: first instant of the next UTC month.', schema: { type: 'string', format: 'date-time' } },
-  'X-Service-Billed': { description: 'plan or credit: the pool this request was billed to. Absent on errors (refunded).', schema: { type: 'string', enum: ['plan', 'credit'] } },
-  'X-Credits-Remaining': { description: 'Bought-credit balance after the request; sent only when billed to credits.', schema: { type: 'integer' } },
-  'X-Concurrent-Remaining': { description: 'More in-flight requests the account has headroom for at that moment.', schema: { type: 'integer' } },
+  'X-Service-Cache': {
+    description: 'HIT or MISS: whether the one-hour cache served the result (a HIT still costs 1 credit).',
+    schema: { type: 'string', enum: ['HIT', 'MISS'] },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Monthly plan credits left; 0 while billing goes to bought credits; omitted for Enterprise (unlimited).',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When monthly plan credits reset: first instant of the next UTC month.',
+    schema: { type: 'string', format: 'date-time' },
+  },
+  'X-Service-Billed': {
+    description: 'plan or credit: the pool this request was billed to. Absent on errors (refunded).',
+    schema: { type: 'string', enum: ['plan', 'credit'] },
+  },
+  'X-Credits-Remaining': {
+    description: 'Bought-credit balance after the request; sent only when billed to credits.',
+    schema: { type: 'integer' },
+  },
+  'X-Concurrent-Remaining': {
+    description: 'More in-flight requests the account has headroom for at that moment.',
+    schema: { type: 'integer' },
+  },
   'X-Request-Id': { description: 'Request id, also in error bodies and logs.', schema: { type: 'string' } },
 };
 
@@ -51,11 +69,26 @@ function errorResponses(codes: ErrorCode[]): Json {
 }
 
 const BILLABLE_ERRORS: ErrorCode[] = [
-  'BAD_REQUEST', 'UNAUTHORIZED', 'PAYMENT_REQUIRED', 'RATE_LIMITED', 'CONCURRENT_LIMIT', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR',
+  'BAD_REQUEST',
+  'UNAUTHORIZED',
+  'PAYMENT_REQUIRED',
+  'RATE_LIMITED',
+  'CONCURRENT_LIMIT',
+  'SERVICE_UNAVAILABLE',
+  'INTERNAL_ERROR',
 ];
 const FETCH_ERRORS: ErrorCode[] = [
-  'INVALID_URL', 'ROBOTS_BLOCKED', 'WAF_BLOCKED', 'URL_NOT_FOUND', 'TOO_LARGE', 'UNSUPPORTED_TYPE', 'IMAGE_PDF',
-  'EXTRACTION_FAILED', 'TLS_ERROR', 'UPSTREAM_ERROR', 'TIMEOUT',
+  'INVALID_URL',
+  'ROBOTS_BLOCKED',
+  'WAF_BLOCKED',
+  'URL_NOT_FOUND',
+  'TOO_LARGE',
+  'UNSUPPORTED_TYPE',
+  'IMAGE_PDF',
+  'EXTRACTION_FAILED',
+  'TLS_ERROR',
+  'UPSTREAM_ERROR',
+  'TIMEOUT',
 ];
 const ADMIN_ERRORS: ErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
 /** Answered by any route: unknown path, wrong method, oversize body. */
@@ -79,10 +112,17 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'API key `pk_…`' },
         adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN of the deployment (admin API is disabled when unset)' },
-        metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN of the deployment (required by /metrics only when set)' },
+        metricsToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'METRICS_TOKEN of the deployment (required by /metrics only when set)',
+        },
       },
       schemas: {
-        Error: { ...errorEnvelopeSchema, properties: { ...errorEnvelopeSchema.properties, code: { type: 'string', enum: Object.keys(ERROR_CODES) } } },
+        Error: {
+          ...errorEnvelopeSchema,
+          properties: { ...errorEnvelopeSchema.properties, code: { type: 'string', enum: Object.keys(ERROR_CODES) } },
+        },
         ReadRequest: readRequestSchema,
         ReadResponse: readResponseSchema,
         Usage: usageResponseSchema,
@@ -121,13 +161,18 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
       '/v1/batch': {
         post: {
           operationId: 'batch',
-          summary: 'Read 1..100 URLs (1 credit per URL, all-or-nothing up front; every ok:false item refunded; one slot for the whole batch)',
+          summary:
+            'Read 1..100 URLs (1 credit per URL, all-or-nothing up front; every ok:false item refunded; one slot for the whole batch)',
           description:
-            'Items are read with bounded parallelism through read\'s one-hour cache; results come back in request order. Duplicates are allowed and each is charged. An item URL that is invalid or not public becomes an ok:false item with INVALID_URL (refunded). `fresh` is not accepted (BAD_REQUEST). X-Service-Cache is HIT only when every successful item came from the cache.',
+            "Items are read with bounded parallelism through read's one-hour cache; results come back in request order. Duplicates are allowed and each is charged. An item URL that is invalid or not public becomes an ok:false item with INVALID_URL (refunded). `fresh` is not accepted (BAD_REQUEST). X-Service-Cache is HIT only when every successful item came from the cache.",
           security: bearer,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchRequest' } } } },
           responses: {
-            200: { description: 'One result per URL, in request order', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchResponse' } } } },
+            200: {
+              description: 'One result per URL, in request order',
+              headers: BILLING_HEADERS,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/BatchResponse' } } },
+            },
             ...errorResponses(BILLABLE_ERRORS),
           },
         },
@@ -136,11 +181,16 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         post: {
           operationId: 'score',
           summary: 'Agent-readability score 0-100 with grade and checks (0 credits; never cached; holds a concurrency slot)',
-          description: 'The page is fetched like read (robots-gated); robots.txt, /llms.txt, the sitemap and an Accept: text/markdown refetch are probed under one shared 8 s bound, and a probe that fails only fails its check. Rubric: docs/score.md. No X-Service-Cache header (never cached).',
+          description:
+            'The page is fetched like read (robots-gated); robots.txt, /llms.txt, the sitemap and an Accept: text/markdown refetch are probed under one shared 8 s bound, and a probe that fails only fails its check. Rubric: docs/score.md. No X-Service-Cache header (never cached).',
           security: bearer,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/UrlRequest' } } } },
           responses: {
-            200: { description: 'The score', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ScoreResponse' } } } },
+            200: {
+              description: 'The score',
+              headers: BILLING_HEADERS,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ScoreResponse' } } },
+            },
             ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
           },
         },
@@ -152,7 +202,11 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           security: bearer,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadRequest' } } } },
           responses: {
-            200: { description: "read's fields plus `score`", headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadAndScoreResponse' } } } },
+            200: {
+              description: "read's fields plus `score`",
+              headers: BILLING_HEADERS,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadAndScoreResponse' } } },
+            },
             ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
           },
         },
@@ -160,12 +214,18 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
       '/v1/extract': {
         post: {
           operationId: 'extract',
-          summary: 'Structured data of an HTML page: JSON-LD, OpenGraph/Twitter, meta, headings, links, images, tables, CSS fields (1 credit; cached 1 h; fresh honoured; holds a concurrency slot)',
-          description: 'Deterministic (no LLM). `fields` selectors are compiled before any charge: an invalid selector is BAD_REQUEST. A target that is not HTML is UNSUPPORTED_TYPE (refunded). The cache key covers the URL and the field specs. See docs/operations.md.',
+          summary:
+            'Structured data of an HTML page: JSON-LD, OpenGraph/Twitter, meta, headings, links, images, tables, CSS fields (1 credit; cached 1 h; fresh honoured; holds a concurrency slot)',
+          description:
+            'Deterministic (no LLM). `fields` selectors are compiled before any charge: an invalid selector is BAD_REQUEST. A target that is not HTML is UNSUPPORTED_TYPE (refunded). The cache key covers the URL and the field specs. See docs/operations.md.',
           security: bearer,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractRequest' } } } },
           responses: {
-            200: { description: 'The extracted data', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractResponse' } } } },
+            200: {
+              description: 'The extracted data',
+              headers: BILLING_HEADERS,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractResponse' } } },
+            },
             ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
           },
         },
@@ -173,12 +233,18 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
       '/v1/map': {
         post: {
           operationId: 'map',
-          summary: "Discover a site's URLs from its sitemaps and the page's links (1 credit per call; cached 1 h; no fresh; holds a concurrency slot)",
-          description: 'Reads robots.txt Sitemap lines, /sitemap.xml, sitemap indexes (cycles skipped) and .gz sitemaps, at most 50 files and 50 MB decoded within the 15 s budget, plus the page\'s own links. Same registrable domain by default. include/exclude globs, BM25 `search` over URL and title, `limit` 1..5000 (default 1000). A bound cuts discovery short and is reported in stats.bounds_hit, not as an error. `fresh` is BAD_REQUEST. See docs/operations.md.',
+          summary:
+            "Discover a site's URLs from its sitemaps and the page's links (1 credit per call; cached 1 h; no fresh; holds a concurrency slot)",
+          description:
+            "Reads robots.txt Sitemap lines, /sitemap.xml, sitemap indexes (cycles skipped) and .gz sitemaps, at most 50 files and 50 MB decoded within the 15 s budget, plus the page's own links. Same registrable domain by default. include/exclude globs, BM25 `search` over URL and title, `limit` 1..5000 (default 1000). A bound cuts discovery short and is reported in stats.bounds_hit, not as an error. `fresh` is BAD_REQUEST. See docs/operations.md.",
           security: bearer,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/MapRequest' } } } },
           responses: {
-            200: { description: 'Deduplicated canonical URLs', headers: BILLING_HEADERS, content: { 'application/json': { schema: { $ref: '#/components/schemas/MapResponse' } } } },
+            200: {
+              description: 'Deduplicated canonical URLs',
+              headers: BILLING_HEADERS,
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/MapResponse' } } },
+            },
             ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
           },
         },
@@ -189,7 +255,10 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           summary: 'Credits and concurrency of the calling account (0 credits, no slot)',
           security: bearer,
           responses: {
-            200: { description: 'Usage of the current UTC month', content: { 'application/json': { schema: { $ref: '#/components/schemas/Usage' } } } },
+            200: {
+              description: 'Usage of the current UTC month',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Usage' } } },
+            },
             ...errorResponses(['UNAUTHORIZED', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR']),
           },
         },
@@ -203,23 +272,54 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         },
       },
       '/openapi.json': { get: { operationId: 'openapi', summary: 'This document', responses: { 200: { description: 'OpenAPI 3.1' } } } },
-      '/': { get: { operationId: 'playground', summary: 'Playground: read a URL with your key; rendered and raw Markdown, stats, billing and cache headers, warnings', responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
+      '/': {
+        get: {
+          operationId: 'playground',
+          summary: 'Playground: read a URL with your key; rendered and raw Markdown, stats, billing and cache headers, warnings',
+          responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+        },
+      },
       '/playground/{file}': {
         get: {
           operationId: 'playgroundAsset',
           summary: 'Playground scripts and styles (playground.js, playground.css, marked.min.js, purify.min.js)',
-          parameters: [{ name: 'file', in: 'path', required: true, schema: { type: 'string', enum: ['playground.js', 'playground.css', 'marked.min.js', 'purify.min.js'] } }],
+          parameters: [
+            {
+              name: 'file',
+              in: 'path',
+              required: true,
+              schema: { type: 'string', enum: ['playground.js', 'playground.css', 'marked.min.js', 'purify.min.js'] },
+            },
+          ],
           responses: { 200: { description: 'the asset' }, ...errorResponses(['NOT_FOUND']) },
         },
       },
-      '/docs': { get: { operationId: 'docs', summary: 'API reference (Redoc, bundled from npm) rendered from /openapi.json', responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } } } },
-      '/docs/redoc.standalone.js': { get: { operationId: 'docsBundle', summary: 'The Redoc bundle the docs page loads', responses: { 200: { description: 'JavaScript' } } } },
+      '/docs': {
+        get: {
+          operationId: 'docs',
+          summary: 'API reference (Redoc, bundled from npm) rendered from /openapi.json',
+          responses: { 200: { description: 'HTML page', content: { 'text/html': { schema: { type: 'string' } } } } },
+        },
+      },
+      '/docs/redoc.standalone.js': {
+        get: {
+          operationId: 'docsBundle',
+          summary: 'The Redoc bundle the docs page loads',
+          responses: { 200: { description: 'JavaScript' } },
+        },
+      },
       '/mcp': {
         post: {
           operationId: 'mcp',
-          summary: 'MCP over streamable HTTP (stateless, JSON answers). Tools: read_url, read_and_score, score_url, extract, map_site, batch_read, usage. Each tool call runs the matching /v1 route with the same key, so it takes slots and credits exactly like REST; tool errors carry pith error codes.',
+          summary:
+            'MCP over streamable HTTP (stateless, JSON answers). Tools: read_url, read_and_score, score_url, extract, map_site, batch_read, usage. Each tool call runs the matching /v1 route with the same key, so it takes slots and credits exactly like REST; tool errors carry pith error codes.',
           security: bearer,
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message of the Model Context Protocol' } } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message of the Model Context Protocol' } },
+            },
+          },
           responses: {
             200: { description: 'JSON-RPC answer', content: { 'application/json': { schema: { type: 'object' } } } },
             202: { description: 'Notification accepted' },
@@ -230,7 +330,8 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
       '/metrics': {
         get: {
           operationId: 'metrics',
-          summary: 'Prometheus metrics: requests by op/code, latency, cache hit ratio, fetch errors, slots in use, credits charged/refunded (Bearer METRICS_TOKEN when the deployment sets one, open otherwise)',
+          summary:
+            'Prometheus metrics: requests by op/code, latency, cache hit ratio, fetch errors, slots in use, credits charged/refunded (Bearer METRICS_TOKEN when the deployment sets one, open otherwise)',
           security: [{}, { metricsToken: [] }],
           responses: {
             200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: { type: 'string' } } } },
@@ -245,7 +346,18 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           security: admin,
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { type: 'object', required: ['plan'], properties: { plan: { type: 'string', enum: ['free', 'starter', 'growth', 'scale', 'enterprise'] }, name: { type: 'string' } } } } },
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['plan'],
+                  properties: {
+                    plan: { type: 'string', enum: ['free', 'starter', 'growth', 'scale', 'enterprise'] },
+                    name: { type: 'string' },
+                  },
+                },
+              },
+            },
           },
           responses: { 201: { description: '`{account_id, api_key, key_id, plan}`' }, ...errorResponses(ADMIN_ERRORS) },
         },
@@ -263,7 +375,10 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           summary: 'Change the plan',
           security: admin,
           parameters: [idParam],
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['plan'], properties: { plan: { type: 'string' } } } } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'object', required: ['plan'], properties: { plan: { type: 'string' } } } } },
+          },
           responses: { 200: { description: 'the account' }, ...errorResponses(ADMIN_ERRORS) },
         },
       },
@@ -291,7 +406,14 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
           summary: 'Add a credit pack (S 500, M 2,200, L 6,000, XL 28,000); paid plans only',
           security: admin,
           parameters: [idParam],
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['pack'], properties: { pack: { type: 'string', enum: ['S', 'M', 'L', 'XL'] } } } } } },
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['pack'], properties: { pack: { type: 'string', enum: ['S', 'M', 'L', 'XL'] } } },
+              },
+            },
+          },
           responses: { 200: { description: '`{bought_credits: {balance}}`' }, ...errorResponses([...ADMIN_ERRORS, 'PLAN_NOT_ELIGIBLE']) },
         },
       },

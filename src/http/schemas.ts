@@ -210,7 +210,12 @@ export const extractRequestSchema = {
         required: ['selector'],
         properties: {
           selector: { type: 'string', minLength: 1, maxLength: 1000, description: 'CSS selector (css-select).' },
-          attr: { type: 'string', minLength: 1, maxLength: 100, description: 'Attribute to read instead of the text; URL attributes are made absolute.' },
+          attr: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 100,
+            description: 'Attribute to read instead of the text; URL attributes are made absolute.',
+          },
           all: { type: 'boolean', default: false, description: 'Every match as an array instead of the first match (or null).' },
         },
       },
@@ -236,18 +241,31 @@ export const extractResponseSchema = {
         meta: { type: 'object', additionalProperties: stringOrStrings },
         headings: {
           type: 'array',
-          items: { type: 'object', required: ['level', 'text', 'id'], properties: { level: { type: 'integer' }, text: { type: 'string' }, id: nullableString } },
+          items: {
+            type: 'object',
+            required: ['level', 'text', 'id'],
+            properties: { level: { type: 'integer' }, text: { type: 'string' }, id: nullableString },
+          },
         },
         links: {
           type: 'array',
-          items: { type: 'object', required: ['url', 'text', 'rel'], properties: { url: { type: 'string' }, text: { type: 'string' }, rel: nullableString } },
+          items: {
+            type: 'object',
+            required: ['url', 'text', 'rel'],
+            properties: { url: { type: 'string' }, text: { type: 'string' }, rel: nullableString },
+          },
         },
         images: {
           type: 'array',
           items: {
             type: 'object',
             required: ['url', 'alt', 'width', 'height'],
-            properties: { url: { type: 'string' }, alt: nullableString, width: { type: ['integer', 'null'] }, height: { type: ['integer', 'null'] } },
+            properties: {
+              url: { type: 'string' },
+              alt: nullableString,
+              width: { type: ['integer', 'null'] },
+              height: { type: ['integer', 'null'] },
+            },
           },
         },
         tables: { type: 'array', items: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } } },
@@ -272,10 +290,18 @@ export const mapRequestSchema = {
   properties: {
     url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL of a page of the site.' },
     limit: { type: 'integer', minimum: 1, maximum: 5000, default: 1000, description: 'Most links returned.' },
-    include: { ...globList, description: 'Keep only URLs matching one of these globs (`/path/*`, `/docs/**`, or `https://…` for whole URLs).' },
+    include: {
+      ...globList,
+      description: 'Keep only URLs matching one of these globs (`/path/*`, `/docs/**`, or `https://…` for whole URLs).',
+    },
     exclude: { ...globList, description: 'Drop URLs matching one of these globs.' },
-    search: { type: 'string', minLength: 1, maxLength: 500, description: 'Rank by BM25 relevance over URL and title; non-matching URLs are dropped.' },
-    same_domain: { type: 'boolean', default: true, description: 'Keep only URLs of the page\'s registrable domain (subdomains included).' },
+    search: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 500,
+      description: 'Rank by BM25 relevance over URL and title; non-matching URLs are dropped.',
+    },
+    same_domain: { type: 'boolean', default: true, description: "Keep only URLs of the page's registrable domain (subdomains included)." },
     fresh: { description: 'Not accepted: map is always cached 1 h (BAD_REQUEST).' },
   },
 } as const;

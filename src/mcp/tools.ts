@@ -88,7 +88,9 @@ export function toolError(err: unknown): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `${code}: ${message}${requestId ? ` (request ${requestId})` : ''}` }],
-    structuredContent: { error: { code, message, status: typeof e?.status === 'number' ? e.status : null, request_id: requestId, ...fields } },
+    structuredContent: {
+      error: { code, message, status: typeof e?.status === 'number' ? e.status : null, request_id: requestId, ...fields },
+    },
   };
 }
 
@@ -113,48 +115,55 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'read_url',
     {
       title: 'Read a URL as Markdown',
-      description: 'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. 1 credit; cached 1 h.',
+      description:
+        'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. 1 credit; cached 1 h.',
       inputSchema: { url, fresh },
     },
-    (args) => run(async () => {
-      const answer = await backend.call('read', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
-      return textResult(withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
-    }),
+    (args) =>
+      run(async () => {
+        const answer = await backend.call('read', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
+        return textResult(withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
+      }),
   );
 
   server.registerTool(
     'read_and_score',
     {
       title: 'Read a URL and score its agent readiness',
-      description: 'Like read_url, plus a 0-100 score (grade A-F) of how readable the page is for AI agents, with each check explained. 1 credit.',
+      description:
+        'Like read_url, plus a 0-100 score (grade A-F) of how readable the page is for AI agents, with each check explained. 1 credit.',
       inputSchema: { url, fresh },
     },
-    (args) => run(async () => {
-      const answer = await backend.call('read-and-score', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
-      const score = answer.data.score as { value?: number; grade?: string } | undefined;
-      const head = score ? `<!-- agent-readiness score: ${score.value}/100 (${score.grade}) -->\n\n` : '';
-      return textResult(head + withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
-    }),
+    (args) =>
+      run(async () => {
+        const answer = await backend.call('read-and-score', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
+        const score = answer.data.score as { value?: number; grade?: string } | undefined;
+        const head = score ? `<!-- agent-readiness score: ${score.value}/100 (${score.grade}) -->\n\n` : '';
+        return textResult(head + withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
+      }),
   );
 
   server.registerTool(
     'score_url',
     {
       title: 'Score a URL for AI agents',
-      description: 'Check how readable a page is for AI agents (server-rendered content, metadata, headings, JSON-LD, robots rules for AI crawlers, llms.txt, sitemap…). Free (0 credits); takes a concurrency slot.',
+      description:
+        'Check how readable a page is for AI agents (server-rendered content, metadata, headings, JSON-LD, robots rules for AI crawlers, llms.txt, sitemap…). Free (0 credits); takes a concurrency slot.',
       inputSchema: { url },
     },
-    (args) => run(async () => {
-      const answer = await backend.call('score', { url: args.url });
-      return textResult(json({ url: answer.data.url, score: answer.data.score }), answer);
-    }),
+    (args) =>
+      run(async () => {
+        const answer = await backend.call('score', { url: args.url });
+        return textResult(json({ url: answer.data.url, score: answer.data.score }), answer);
+      }),
   );
 
   server.registerTool(
     'extract',
     {
       title: 'Extract structured data',
-      description: 'Deterministic structured data of a page: JSON-LD, Open Graph, meta tags, headings, links, images, tables, and optional CSS-selector fields. 1 credit; cached 1 h.',
+      description:
+        'Deterministic structured data of a page: JSON-LD, Open Graph, meta tags, headings, links, images, tables, and optional CSS-selector fields. 1 credit; cached 1 h.',
       inputSchema: {
         url,
         fresh,
@@ -164,17 +173,23 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
           .describe('Named CSS selectors: {"price": {"selector": ".price"}, "images": {"selector": "img", "attr": "src", "all": true}}'),
       },
     },
-    (args) => run(async () => {
-      const answer = await backend.call('extract', { url: args.url, ...(args.fresh ? { fresh: true } : {}), ...(args.fields ? { fields: args.fields } : {}) });
-      return textResult(json(answer.data.data ?? answer.data), answer);
-    }),
+    (args) =>
+      run(async () => {
+        const answer = await backend.call('extract', {
+          url: args.url,
+          ...(args.fresh ? { fresh: true } : {}),
+          ...(args.fields ? { fields: args.fields } : {}),
+        });
+        return textResult(json(answer.data.data ?? answer.data), answer);
+      }),
   );
 
   server.registerTool(
     'map_site',
     {
       title: 'Map a site',
-      description: "List a site's URLs from its sitemaps (robots.txt Sitemap: lines, /sitemap.xml, indexes) and the page's own links; same site only; optional relevance search. 1 credit.",
+      description:
+        "List a site's URLs from its sitemaps (robots.txt Sitemap: lines, /sitemap.xml, indexes) and the page's own links; same site only; optional relevance search. 1 credit.",
       inputSchema: {
         url,
         limit: z.number().int().min(1).max(5000).optional().describe('Most links to return (default 1000, max 5000)'),
@@ -184,31 +199,34 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
         same_domain: z.boolean().optional().describe("Keep only URLs of the page's registrable domain (default true)"),
       },
     },
-    (args) => run(async () => {
-      const { url: target, ...rest } = args;
-      const answer = await backend.call('map', { url: target, ...rest });
-      const links = Array.isArray(answer.data.links) ? (answer.data.links as Array<{ url: string }>) : [];
-      return textResult(links.map((l) => l.url).join('\n'), answer);
-    }),
+    (args) =>
+      run(async () => {
+        const { url: target, ...rest } = args;
+        const answer = await backend.call('map', { url: target, ...rest });
+        const links = Array.isArray(answer.data.links) ? (answer.data.links as Array<{ url: string }>) : [];
+        return textResult(links.map((l) => l.url).join('\n'), answer);
+      }),
   );
 
   server.registerTool(
     'batch_read',
     {
       title: 'Read many URLs',
-      description: 'Read up to 100 URLs in one call (one concurrency slot). 1 credit per URL; failed items are refunded and reported with their error code.',
+      description:
+        'Read up to 100 URLs in one call (one concurrency slot). 1 credit per URL; failed items are refunded and reported with their error code.',
       inputSchema: { urls: z.array(z.string().min(1)).min(1).max(100).describe('1 to 100 public http(s) URLs') },
     },
-    (args) => run(async () => {
-      const answer = await backend.call('batch', { urls: args.urls });
-      const results = Array.isArray(answer.data.results) ? (answer.data.results as Array<Record<string, unknown>>) : [];
-      const parts = results.map((item) => {
-        if (item.ok) return `<!-- ${item.url} -->\n\n${String(item.markdown ?? '')}`;
-        const error = item.error as { code?: string; message?: string } | undefined;
-        return `<!-- ${item.url} failed: ${error?.code}: ${error?.message} -->`;
-      });
-      return textResult(parts.join('\n\n---\n\n'), answer);
-    }),
+    (args) =>
+      run(async () => {
+        const answer = await backend.call('batch', { urls: args.urls });
+        const results = Array.isArray(answer.data.results) ? (answer.data.results as Array<Record<string, unknown>>) : [];
+        const parts = results.map((item) => {
+          if (item.ok) return `<!-- ${item.url} -->\n\n${String(item.markdown ?? '')}`;
+          const error = item.error as { code?: string; message?: string } | undefined;
+          return `<!-- ${item.url} failed: ${error?.code}: ${error?.message} -->`;
+        });
+        return textResult(parts.join('\n\n---\n\n'), answer);
+      }),
   );
 
   server.registerTool(
@@ -218,10 +236,11 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
       description: "The account's plan, monthly credits used and left, bought credits and concurrency. Free; no slot.",
       inputSchema: {},
     },
-    () => run(async () => {
-      const answer = await backend.call('usage', undefined);
-      return textResult(json(answer.data), answer);
-    }),
+    () =>
+      run(async () => {
+        const answer = await backend.call('usage', undefined);
+        return textResult(json(answer.data), answer);
+      }),
   );
 
   return server;

@@ -15,8 +15,16 @@ export interface Metrics {
 
 /** Error codes that come from fetching or converting the target (not from the caller or billing). */
 export const FETCH_ERROR_CODES = new Set([
-  'ROBOTS_BLOCKED', 'WAF_BLOCKED', 'URL_NOT_FOUND', 'TOO_LARGE', 'UNSUPPORTED_TYPE', 'IMAGE_PDF',
-  'EXTRACTION_FAILED', 'TLS_ERROR', 'UPSTREAM_ERROR', 'TIMEOUT',
+  'ROBOTS_BLOCKED',
+  'WAF_BLOCKED',
+  'URL_NOT_FOUND',
+  'TOO_LARGE',
+  'UNSUPPORTED_TYPE',
+  'IMAGE_PDF',
+  'EXTRACTION_FAILED',
+  'TLS_ERROR',
+  'UPSTREAM_ERROR',
+  'TIMEOUT',
 ]);
 
 /** Seconds; reads span a cache hit (~ms) to the 15 s fetch deadline. */

@@ -29,7 +29,15 @@ export interface ExtractData {
 }
 
 /** Bounds on what one page yields (documented in docs/operations.md). */
-export const EXTRACT_LIMITS = { jsonLd: 100, headings: 1000, links: 5000, images: 1000, tables: 100, tableRows: 1000, fieldValues: 1000 } as const;
+export const EXTRACT_LIMITS = {
+  jsonLd: 100,
+  headings: 1000,
+  links: 5000,
+  images: 1000,
+  tables: 100,
+  tableRows: 1000,
+  fieldValues: 1000,
+} as const;
 export const MAX_FIELDS = 50;
 
 /** Attributes holding URLs: their `fields` values are made absolute against the page. */
@@ -181,7 +189,8 @@ export function tableRows(table: Element): Array<Record<string, string>> {
   const rows = ownRows(table).filter((r) => cellsOf(r).length > 0);
   const first = rows[0];
   const headerIsFirst =
-    first !== undefined && (first.parent?.type === 'tag' && (first.parent as Element).name === 'thead' || cellsOf(first).every((c) => c.name === 'th'));
+    first !== undefined &&
+    ((first.parent?.type === 'tag' && (first.parent as Element).name === 'thead') || cellsOf(first).every((c) => c.name === 'th'));
   const keys: string[] = [];
   if (headerIsFirst && first) {
     const seen = new Map<string, number>();

@@ -27,12 +27,17 @@ export function extractCacheKey(engineVersion: string, url: string, fields: Comp
 
 /** POST /v1/extract: fetch like read, pull structured data; cached 1 h, `fresh` skips the lookup. */
 export async function extractPage(deps: ReadDeps, input: ExtractInput): Promise<{ result: ExtractResult; cacheHit: boolean }> {
-  return readThroughCache(deps, extractCacheKey(deps.engineVersion, input.url, input.fields), input.fresh, async (): Promise<ExtractResult> => {
-    const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
-    if (!isHtmlType(doc.contentType, doc.body)) {
-      throw new ServiceError('UNSUPPORTED_TYPE', `extract needs an HTML page; the target sent ${doc.contentType ?? 'no Content-Type'}`);
-    }
-    const page = parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null);
-    return { url: doc.url, data: extractData(page, input.fields) };
-  });
+  return readThroughCache(
+    deps,
+    extractCacheKey(deps.engineVersion, input.url, input.fields),
+    input.fresh,
+    async (): Promise<ExtractResult> => {
+      const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
+      if (!isHtmlType(doc.contentType, doc.body)) {
+        throw new ServiceError('UNSUPPORTED_TYPE', `extract needs an HTML page; the target sent ${doc.contentType ?? 'no Content-Type'}`);
+      }
+      const page = parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null);
+      return { url: doc.url, data: extractData(page, input.fields) };
+    },
+  );
 }

@@ -12,7 +12,10 @@ import { ServiceError } from '../errors.js';
 export function compileGlob(pattern: string, field: string): { fullUrl: boolean; re: RegExp } {
   const fullUrl = /^https?:\/\//i.test(pattern);
   if (!fullUrl && !pattern.startsWith('/')) {
-    throw new ServiceError('BAD_REQUEST', `${field}: "${pattern.slice(0, 100)}" must start with "/" (a path) or "http(s)://" (a whole URL)`);
+    throw new ServiceError(
+      'BAD_REQUEST',
+      `${field}: "${pattern.slice(0, 100)}" must start with "/" (a path) or "http(s)://" (a whole URL)`,
+    );
   }
   let src = '';
   for (let i = 0; i < pattern.length; i++) {

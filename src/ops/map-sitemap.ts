@@ -58,7 +58,8 @@ const EXTENSION_PREFIXES = new Set(['image:', 'video:', 'news:', 'xhtml:']);
 
 export function parseSitemap(text: string): ParsedSitemap {
   const head = text.slice(0, 4096);
-  const isIndex = /<(?:[\w-]+:)?sitemapindex[\s>]/.test(head) || (!/<(?:[\w-]+:)?urlset[\s>]/.test(head) && /<(?:[\w-]+:)?sitemapindex[\s>]/.test(text));
+  const isIndex =
+    /<(?:[\w-]+:)?sitemapindex[\s>]/.test(head) || (!/<(?:[\w-]+:)?urlset[\s>]/.test(head) && /<(?:[\w-]+:)?sitemapindex[\s>]/.test(text));
   const isXml = isIndex || /<(?:[\w-]+:)?urlset[\s>]/.test(text.slice(0, 65536)) || /^\s*<\?xml/.test(head);
   if (!isXml) return { kind: 'text', entries: textEntries(text) };
   const entries: SitemapEntry[] = [];

@@ -122,7 +122,8 @@ export async function mapSite(deps: MapDeps, input: MapInput): Promise<MapResult
     if (input.sameDomain && siteOf(new URL(url).hostname) !== site()) return;
     const known = found.get(url);
     if (known) {
-      if (link.source === 'sitemap' && known.source === 'page') Object.assign(known, { source: 'sitemap' }, link.lastmod ? { lastmod: link.lastmod } : {});
+      if (link.source === 'sitemap' && known.source === 'page')
+        Object.assign(known, { source: 'sitemap' }, link.lastmod ? { lastmod: link.lastmod } : {});
       if (link.title && !known.title) known.title = link.title;
       return;
     }
@@ -227,7 +228,12 @@ async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: 
   // come out in the same order as one by one; only decoding counts against the byte budget.
   const fetchRaw = async (url: string, maxBytes: number): Promise<{ body: Buffer; truncated: boolean } | null> => {
     try {
-      const res = await probes.fetchResource(url, { signal: walk.signal, maxBytes, truncate: true, headers: { accept: 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.5' } });
+      const res = await probes.fetchResource(url, {
+        signal: walk.signal,
+        maxBytes,
+        truncate: true,
+        headers: { accept: 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.5' },
+      });
       return res.status === 200 ? { body: res.body, truncated: res.truncated } : null;
     } catch {
       if (walk.signal.aborted) walk.bounds.add('time');

@@ -103,22 +103,44 @@ function pageChecks(page: HtmlPage | null): ScoreCheck[] {
 
   const contentPoints = text.length >= CONTENT_FULL_CHARS ? 20 : text.length >= CONTENT_HALF_CHARS ? 10 : 0;
   out.push(
-    check('server_rendered_content', 'Main content is server-rendered (not a JavaScript shell)', 20, contentPoints,
-      `${text.length} characters of visible text in the HTML as served${contentPoints === 0 ? '; looks like a JavaScript shell' : ''} (full points from ${CONTENT_FULL_CHARS}, half from ${CONTENT_HALF_CHARS})`),
+    check(
+      'server_rendered_content',
+      'Main content is server-rendered (not a JavaScript shell)',
+      20,
+      contentPoints,
+      `${text.length} characters of visible text in the HTML as served${contentPoints === 0 ? '; looks like a JavaScript shell' : ''} (full points from ${CONTENT_FULL_CHARS}, half from ${CONTENT_HALF_CHARS})`,
+    ),
   );
 
-  const title = collapseWhitespace(by('title').map((t) => visibleTextOf(t)).join(' '));
+  const title = collapseWhitespace(
+    by('title')
+      .map((t) => visibleTextOf(t))
+      .join(' '),
+  );
   out.push(check('title', 'Page has a title', 5, title ? 5 : 0, title ? `title: "${truncate(title, 80)}"` : 'no <title> or an empty one'));
 
   const description = metaContent(all, 'description');
   out.push(
-    check('meta_description', 'Page has a meta description', 5, description ? 5 : 0,
-      description ? `${description.length} characters` : 'no <meta name="description">'),
+    check(
+      'meta_description',
+      'Page has a meta description',
+      5,
+      description ? 5 : 0,
+      description ? `${description.length} characters` : 'no <meta name="description">',
+    ),
   );
 
   const lang = (by('html')[0]?.attribs.lang ?? '').trim();
   const langOk = /^[a-z]{2,3}(?:-[a-z0-9]{1,8})*$/i.test(lang);
-  out.push(check('lang', 'Document language is declared', 5, langOk ? 5 : 0, lang ? `lang="${truncate(lang, 20)}"${langOk ? '' : ' is not a language tag'}` : 'no lang attribute on <html>'));
+  out.push(
+    check(
+      'lang',
+      'Document language is declared',
+      5,
+      langOk ? 5 : 0,
+      lang ? `lang="${truncate(lang, 20)}"${langOk ? '' : ' is not a language tag'}` : 'no lang attribute on <html>',
+    ),
+  );
 
   out.push(headingCheck(all));
   out.push(landmarkCheck(all));
@@ -128,8 +150,13 @@ function pageChecks(page: HtmlPage | null): ScoreCheck[] {
   const ratio = page.html.length === 0 ? 0 : visibleText(page.doc).length / page.html.length;
   const ratioPoints = ratio >= RATIO_FULL ? 5 : ratio >= RATIO_PARTIAL ? 2 : 0;
   out.push(
-    check('text_ratio', 'Text-to-markup ratio', 5, ratioPoints,
-      `${(ratio * 100).toFixed(1)} % of the HTML is visible text (full points from ${RATIO_FULL * 100} %, 2 points from ${RATIO_PARTIAL * 100} %)`),
+    check(
+      'text_ratio',
+      'Text-to-markup ratio',
+      5,
+      ratioPoints,
+      `${(ratio * 100).toFixed(1)} % of the HTML is visible text (full points from ${RATIO_FULL * 100} %, 2 points from ${RATIO_PARTIAL * 100} %)`,
+    ),
   );
   return out;
 }
@@ -156,7 +183,11 @@ function headingCheck(all: Element[]): ScoreCheck {
   const points = (h1s === 1 ? 5 : 0) + (outlineOk ? 5 : 0);
   const parts = [
     h1s === 1 ? 'one h1' : `${h1s} h1 elements (want exactly one)`,
-    levels.length < 2 ? `${levels.length} heading(s) (want at least two)` : skipped ? `skipped level ${skipped}` : `${levels.length} headings, no skipped level`,
+    levels.length < 2
+      ? `${levels.length} heading(s) (want at least two)`
+      : skipped
+        ? `skipped level ${skipped}`
+        : `${levels.length} headings, no skipped level`,
   ];
   return check('heading_outline', 'One h1 and a heading outline without skipped levels', 10, points, parts.join('; '));
 }
@@ -176,7 +207,13 @@ function landmarkCheck(all: Element[]): ScoreCheck {
   );
   const points = (hasMain ? 3 : 0) + (others.size > 0 ? 2 : 0);
   const found = [...(hasMain ? ['main'] : []), ...[...others].sort()];
-  return check('landmarks', 'Semantic landmarks (main, header/nav/footer)', 5, points, found.length ? `found: ${found.join(', ')}` : 'no main, header, nav or footer landmark');
+  return check(
+    'landmarks',
+    'Semantic landmarks (main, header/nav/footer)',
+    5,
+    points,
+    found.length ? `found: ${found.join(', ')}` : 'no main, header, nav or footer landmark',
+  );
 }
 
 function jsonLdCheck(scripts: Element[]): ScoreCheck {
@@ -219,7 +256,8 @@ function canonicalCheck(all: Element[], base: string): ScoreCheck {
   } catch {
     url = null;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return check('canonical', label, 5, 0, `canonical href "${truncate(href, 80)}" is not an http(s) URL`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    return check('canonical', label, 5, 0, `canonical href "${truncate(href, 80)}" is not an http(s) URL`);
   return check('canonical', label, 5, 5, `canonical: ${truncate(url.href, 120)}`);
 }
 
@@ -235,7 +273,13 @@ function aiCrawlersCheck(pageUrl: string, robots: ProbeAnswer | null): ScoreChec
   const path = url.pathname + url.search;
   const blocked = AI_CRAWLERS.filter((token) => !isAllowedByRobots(parseRobots(robots.text, token), path));
   const points = (AI_CRAWLERS.length - blocked.length) * 2;
-  return check('ai_crawlers', label, max, points, blocked.length === 0 ? `allowed: ${AI_CRAWLERS.join(', ')}` : `blocked: ${blocked.join(', ')}`);
+  return check(
+    'ai_crawlers',
+    label,
+    max,
+    points,
+    blocked.length === 0 ? `allowed: ${AI_CRAWLERS.join(', ')}` : `blocked: ${blocked.join(', ')}`,
+  );
 }
 
 function llmsTxtCheck(llms: ProbeAnswer | null): ScoreCheck {
@@ -250,7 +294,13 @@ function llmsTxtCheck(llms: ProbeAnswer | null): ScoreCheck {
   const hasH1 = /^# \S/.test(firstLine);
   const hasLink = /\[[^\]]+\]\([^)\s]+[^)]*\)/.test(text);
   if (hasH1 && hasLink) return check('llms_txt', label, 10, 10, 'starts with an H1 title and lists links');
-  return check('llms_txt', label, 10, 5, `present but not well-formed: ${hasH1 ? '' : 'no "# Title" first line'}${!hasH1 && !hasLink ? '; ' : ''}${hasLink ? '' : 'no Markdown links'}`);
+  return check(
+    'llms_txt',
+    label,
+    10,
+    5,
+    `present but not well-formed: ${hasH1 ? '' : 'no "# Title" first line'}${!hasH1 && !hasLink ? '; ' : ''}${hasLink ? '' : 'no Markdown links'}`,
+  );
 }
 
 function sitemapCheck(sitemap: ScoreSignals['sitemap']): ScoreCheck {
@@ -258,14 +308,26 @@ function sitemapCheck(sitemap: ScoreSignals['sitemap']): ScoreCheck {
   if (sitemap === null) return check('sitemap', label, 5, 0, 'no sitemap could be fetched');
   if (sitemap.status !== 200) return check('sitemap', label, 5, 0, `${truncate(sitemap.url, 120)} answers ${sitemap.status}`);
   const ok = /<(?:[\w-]+:)?(?:urlset|sitemapindex)[\s>]/.test(sitemap.text) || sitemap.text.startsWith('\u001f\u008b');
-  return check('sitemap', label, 5, ok ? 5 : 0, ok ? `sitemap at ${truncate(sitemap.url, 120)}` : `${truncate(sitemap.url, 120)} is not a sitemap`);
+  return check(
+    'sitemap',
+    label,
+    5,
+    ok ? 5 : 0,
+    ok ? `sitemap at ${truncate(sitemap.url, 120)}` : `${truncate(sitemap.url, 120)} is not a sitemap`,
+  );
 }
 
 function markdownCheck(md: ProbeAnswer | null): ScoreCheck {
   const label = 'Markdown content negotiation (Accept: text/markdown)';
   if (md === null) return check('markdown_negotiation', label, 5, 0, 'the page could not be fetched again with Accept: text/markdown');
   const ok = md.status === 200 && (md.contentType === 'text/markdown' || md.contentType === 'text/x-markdown');
-  return check('markdown_negotiation', label, 5, ok ? 5 : 0, ok ? `answers ${md.contentType}` : `answers ${md.status} ${md.contentType ?? 'without a Content-Type'}`);
+  return check(
+    'markdown_negotiation',
+    label,
+    5,
+    ok ? 5 : 0,
+    ok ? `answers ${md.contentType}` : `answers ${md.status} ${md.contentType ?? 'without a Content-Type'}`,
+  );
 }
 
 function truncate(s: string, n: number): string {

@@ -48,7 +48,13 @@ export async function scoreDocument(deps: ScoreDeps, doc: FetchedDocument, signa
   const probe = async (url: string, opts: ResourceOptions = {}, encoding: BufferEncoding = 'utf8'): Promise<ProbeAnswer | null> => {
     if (shared.aborted) return null; // the shared bound is spent: later probes are not started
     try {
-      const res = await probes.fetchResource(url, { signal: shared, timeoutMs: budget, maxBytes: PROBE_MAX_BYTES, truncate: true, ...opts });
+      const res = await probes.fetchResource(url, {
+        signal: shared,
+        timeoutMs: budget,
+        maxBytes: PROBE_MAX_BYTES,
+        truncate: true,
+        ...opts,
+      });
       return { status: res.status, contentType: res.contentType, text: res.body.toString(encoding) };
     } catch {
       return null;

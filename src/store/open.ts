@@ -82,7 +82,8 @@ function takeParam(raw: string, name: string, protocols: string[]): { url: strin
   } catch {
     throw new Error(`store URL is not a URL (expected ${protocols.join(' or ')}//…)`);
   }
-  if (!protocols.includes(parsed.protocol)) throw new Error(`store URL must start with ${protocols.join(' or ')}//, got ${parsed.protocol}//`);
+  if (!protocols.includes(parsed.protocol))
+    throw new Error(`store URL must start with ${protocols.join(' or ')}//, got ${parsed.protocol}//`);
   const value = parsed.searchParams.get(name);
   parsed.searchParams.delete(name);
   return { url: parsed.toString(), value: value === null || value === '' ? null : value };

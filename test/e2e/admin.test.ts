@@ -39,7 +39,12 @@ describe('admin API', () => {
     const patched = await svc.call(`/admin/v1/accounts/${id}`, { method: 'PATCH', key: ADMIN_TOKEN, body: { plan: 'starter' } });
     expect(patched.status).toBe(200);
     expect(patched.json.plan).toBe('starter');
-    for (const [pack, balance] of [['S', 500], ['M', 2700], ['L', 8700], ['XL', 36700]] as const) {
+    for (const [pack, balance] of [
+      ['S', 500],
+      ['M', 2700],
+      ['L', 8700],
+      ['XL', 36700],
+    ] as const) {
       const added = await svc.call(`/admin/v1/accounts/${id}/credit-packs`, { key: ADMIN_TOKEN, body: { pack } });
       expect(added.json).toEqual({ status: 'success', bought_credits: { balance } });
     }

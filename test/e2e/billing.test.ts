@@ -3,7 +3,8 @@ import { utcPeriod } from '../../src/billing/period.js';
 import { type Site, startSite } from '../helpers/site.js';
 import { type TestService, startService } from '../helpers/service.js';
 
-const PAGE = '<html lang="en"><head><title>Quota page</title></head><body><article><p>Some content that is long enough to read as an article body for the quota tests.</p></article></body></html>';
+const PAGE =
+  '<html lang="en"><head><title>Quota page</title></head><body><article><p>Some content that is long enough to read as an article body for the quota tests.</p></article></body></html>';
 
 describe('billing: plans, packs, quota, month rollover', () => {
   let site: Site;
@@ -39,7 +40,10 @@ describe('billing: plans, packs, quota, month rollover', () => {
     const usage = await svc.stores.ledger.getUsage(accountId, utcPeriod(svc.clock.now));
     expect(usage).toEqual({ planUsed: 1000, boughtBalance: 0 });
     // a Free account never buys packs
-    const pack = await svc.call(`/admin/v1/accounts/${accountId}/credit-packs`, { key: 'test-admin-token-0123456789', body: { pack: 'S' } });
+    const pack = await svc.call(`/admin/v1/accounts/${accountId}/credit-packs`, {
+      key: 'test-admin-token-0123456789',
+      body: { pack: 'S' },
+    });
     expect(pack.status).toBe(409);
     expect(pack.json.code).toBe('PLAN_NOT_ELIGIBLE');
   });
@@ -49,7 +53,14 @@ describe('billing: plans, packs, quota, month rollover', () => {
     const period = utcPeriod(svc.clock.now);
     // use up all but 2 plan credits in one bookkeeping charge instead of 9,998 calls
     const pre = await svc.stores.ledger.charge({
-      chargeId: 'chg_seed', accountId, period, amount: 9998, planLimit: 10000, allowBought: true, operation: 'seed', now: svc.clock.now,
+      chargeId: 'chg_seed',
+      accountId,
+      period,
+      amount: 9998,
+      planLimit: 10000,
+      allowBought: true,
+      operation: 'seed',
+      now: svc.clock.now,
     });
     expect(pre.ok).toBe(true);
     expect(await svc.addPack(accountId, 'S')).toBe(500);

@@ -46,7 +46,10 @@ describe('pith CLI (same code as the admin API, on the SQLite store)', () => {
     } finally {
       await stores.close();
     }
-    const shown = JSON.parse((await pith('accounts', 'show', account.account_id)).stdout) as { keys: unknown[]; usage: { bought_credits: { balance: number } } };
+    const shown = JSON.parse((await pith('accounts', 'show', account.account_id)).stdout) as {
+      keys: unknown[];
+      usage: { bought_credits: { balance: number } };
+    };
     expect(shown.keys).toHaveLength(2);
     expect(shown.usage.bought_credits.balance).toBe(2200);
     expect(JSON.stringify(shown)).not.toContain(account.api_key);

@@ -127,10 +127,22 @@ describe('slot safety expiry', () => {
       try {
         // the dead process still holds the slot until its expiry…
         expect(await stores.slots.inFlight('acct_k', takenAt + 1000)).toBe(1);
-        const early = await stores.slots.acquire({ accountId: 'acct_k', slotId: 's2', limit: 1, nowMs: takenAt + SLOT_TTL_MS - 1, ttlMs: SLOT_TTL_MS });
+        const early = await stores.slots.acquire({
+          accountId: 'acct_k',
+          slotId: 's2',
+          limit: 1,
+          nowMs: takenAt + SLOT_TTL_MS - 1,
+          ttlMs: SLOT_TTL_MS,
+        });
         expect(early.acquired).toBe(false);
         // …and not a moment longer
-        const later = await stores.slots.acquire({ accountId: 'acct_k', slotId: 's3', limit: 1, nowMs: takenAt + SLOT_TTL_MS, ttlMs: SLOT_TTL_MS });
+        const later = await stores.slots.acquire({
+          accountId: 'acct_k',
+          slotId: 's3',
+          limit: 1,
+          nowMs: takenAt + SLOT_TTL_MS,
+          ttlMs: SLOT_TTL_MS,
+        });
         expect(later).toEqual({ acquired: true, inFlight: 1 });
       } finally {
         await stores.close();

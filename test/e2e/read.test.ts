@@ -46,7 +46,12 @@ describe('POST /v1/read end to end', () => {
     expect(first.json.url).toBe(url);
     expect(first.json.markdown).toContain('Tide tables list the times');
     expect(first.json.metadata).toMatchObject({ title: expect.stringContaining('Tide tables'), language: 'en' });
-    expect(Object.keys(first.json.stats).sort()).toEqual(['extraction_time_ms', 'markdown_size_kb', 'raw_html_size_kb', 'reduction_percent']);
+    expect(Object.keys(first.json.stats).sort()).toEqual([
+      'extraction_time_ms',
+      'markdown_size_kb',
+      'raw_html_size_kb',
+      'reduction_percent',
+    ]);
     expect(first.json.stats.raw_html_size_kb).toBeCloseTo(Buffer.byteLength(ARTICLE) / 1024, 2);
     expect(first.json.cache).toEqual({ hit: false, ttl_seconds: 3600 });
     expect(first.headers['x-service-cache']).toBe('MISS');
@@ -81,7 +86,11 @@ describe('POST /v1/read end to end', () => {
 
   it('answers raw Markdown for Accept: text/markdown with the same headers', async () => {
     const { apiKey } = await svc.newAccount('starter');
-    const res = await svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/article-md.html` }, headers: { accept: 'text/markdown' } });
+    const res = await svc.call('/v1/read', {
+      key: apiKey,
+      body: { url: `${site.origin}/article-md.html` },
+      headers: { accept: 'text/markdown' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/markdown; charset=utf-8');
     expect(res.text).toContain('Tide tables list the times');

@@ -31,7 +31,10 @@ describe('graceful shutdown', () => {
     await sleep(50);
     // the listener is closed: a new connection cannot get in
     const probe = await Promise.race([
-      call(svc.baseUrl, '/healthz').then((r) => `answered ${r.status}`, () => 'refused'),
+      call(svc.baseUrl, '/healthz').then(
+        (r) => `answered ${r.status}`,
+        () => 'refused',
+      ),
       sleep(5000).then(() => 'hung'),
     ]);
     expect(probe).toBe('refused');

@@ -24,7 +24,9 @@ export function loadCases(): GoldenCase[] {
     .filter((d) => d.isDirectory() && existsSync(join(GOLDEN_DIR, d.name, 'case.json')))
     .map((d) => {
       const dir = join(GOLDEN_DIR, d.name);
-      const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as Omit<GoldenCase, 'name' | 'dir' | 'headers'> & { headers?: Record<string, string> };
+      const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as Omit<GoldenCase, 'name' | 'dir' | 'headers'> & {
+        headers?: Record<string, string>;
+      };
       return { ...spec, headers: spec.headers ?? {}, name: d.name, dir, input: join(dir, spec.input) };
     })
     .sort((a, b) => a.name.localeCompare(b.name));

@@ -50,7 +50,9 @@ export interface CallResult {
  * Starts the real service on 127.0.0.1 (port 0) over a fresh SQLite dir, with the SSRF
  * escape hatch opened only for loopback targets.
  */
-export async function startService(opts: { now?: number; env?: Record<string, string>; convert?: ConvertOptions } = {}): Promise<TestService> {
+export async function startService(
+  opts: { now?: number; env?: Record<string, string>; convert?: ConvertOptions } = {},
+): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pith-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,

@@ -90,7 +90,12 @@ export function ledgerContract(ctx: ContractContext): void {
       });
       const zero = await ctx.newAccount();
       await ledger().addBoughtCredits({ accountId: zero, amount: 1, reason: 'pack:S', entryId: uid('buy'), now: T0 });
-      expect(await ledger().charge(chargeReq(zero, { planLimit: 0 }))).toEqual({ ok: true, source: 'credit', planUsed: 0, boughtBalance: 0 });
+      expect(await ledger().charge(chargeReq(zero, { planLimit: 0 }))).toEqual({
+        ok: true,
+        source: 'credit',
+        planUsed: 0,
+        boughtBalance: 0,
+      });
     });
 
     it('keeps a separate plan counter per UTC month; bought credits carry over', async () => {

@@ -172,7 +172,7 @@ describe.skipIf(!hasRedis)(SUITE, () => {
     expect(await stores.slots.inFlight(account.id, Date.now())).toBe(0);
   }, 120_000);
 
-  it('SIGKILL mid-request: the dead instance\'s slots expire within 30 s; its charges are the documented loss window', async () => {
+  it("SIGKILL mid-request: the dead instance's slots expire within 30 s; its charges are the documented loss window", async () => {
     const { account, apiKey } = await createAccount(admin(), { plan: 'starter' });
     const period = utcPeriod(Date.now());
     const [victim, other] = instances;

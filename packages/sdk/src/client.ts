@@ -157,7 +157,12 @@ export class PithClient {
       response = await this.#fetch(this.baseUrl + path, init);
     } catch (err) {
       if (options.signal?.aborted) throw options.signal.reason ?? err;
-      throw new ConnectionError({ code: 'CONNECTION_ERROR', status: 0, message: `cannot reach ${this.baseUrl}: ${describe(err)}`, cause: err });
+      throw new ConnectionError({
+        code: 'CONNECTION_ERROR',
+        status: 0,
+        message: `cannot reach ${this.baseUrl}: ${describe(err)}`,
+        cause: err,
+      });
     }
     const billing = billingFromHeaders(response.headers);
     if (response.ok) return { response, billing };

@@ -21,10 +21,12 @@ export const PATTERNS = {
   unlikely:
     /-ad-|(?:^|[\s_-])ads?(?:[\s_-]|$)|adsbygoogle|advert|agegate|ai2html|banner|breadcrumb|combx|comment|community|consent|cookie|cover-wrap|disqus|donate|extra|footer|gdpr|header|legends|menu|modal|newsletter|outbrain|pager|pagination|popup|promo|related|remark|replies|reply-?box|reply-?form|respond|rss|share|sharing|shoutbox|sidebar|skyscraper|social|sponsor|subscri|supplemental|taboola|toolbar|tooltip|trending|yom-remote/,
   maybeCandidate: /and|article|body|column|content|main|mathjax|shadow|post|entry|story|thread|answer|question|product|docs/,
-  positive: /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
+  positive:
+    /article|body|content|entry|hentry|h-entry|main|page|post|text|blog|story|prose|markdown|answer|question|thread|message|product|docs?(?:[\s_-]|$)|documentation/,
   negative:
     /-ad-|hidden|^hid$|\shid$|\shid\s|^hid\s|banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|newsletter|subscri|cookie|consent|recommend|trending|taboola|caption|credit/,
-  byline: /byline|author|dateline|\bmeta\b|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
+  byline:
+    /byline|author|dateline|\bmeta\b|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
   boilerplateText:
     /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like[.:…!]*|recommended( for you)?|read next[.:…]*|more stories|most popular|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|story continues below.*|article continues below.*)$/i,
   unlikelyRoles: /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog|banner|contentinfo|search)$/,

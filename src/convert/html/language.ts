@@ -15,7 +15,9 @@ export function normaliseLanguageTag(raw: string | null | undefined): string | n
   const first = raw.split(/[,;]/)[0]?.trim().replace(/_/g, '-') ?? '';
   if (!/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/.test(first)) return null;
   const [lang, ...rest] = first.split('-');
-  const tail = rest.map((p) => (p.length === 2 ? p.toUpperCase() : p.length === 4 ? p[0]?.toUpperCase() + p.slice(1).toLowerCase() : p.toLowerCase()));
+  const tail = rest.map((p) =>
+    p.length === 2 ? p.toUpperCase() : p.length === 4 ? p[0]?.toUpperCase() + p.slice(1).toLowerCase() : p.toLowerCase(),
+  );
   return [(lang as string).toLowerCase(), ...tail].join('-');
 }
 

@@ -1,7 +1,14 @@
 import type { Element, ParentNode } from 'domhandler';
 import {
-  FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELYS, FLAG_WEIGHT_CLASSES, MIN_PARAGRAPH_LEN, PATTERNS,
-  STRUCTURAL_BOILERPLATE, HEADINGS, childElements, classWeight,
+  FLAG_CLEAN_CONDITIONALLY,
+  FLAG_STRIP_UNLIKELYS,
+  FLAG_WEIGHT_CLASSES,
+  MIN_PARAGRAPH_LEN,
+  PATTERNS,
+  STRUCTURAL_BOILERPLATE,
+  HEADINGS,
+  childElements,
+  classWeight,
 } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import { normaliseTitles, pruneContent } from './prune.js';
@@ -101,7 +108,8 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
     const refined = promoteToLandmark(refineTopCandidate(top, body, candidates, stats), body, stats);
     const roots = mergeSiblings(refined, body, candidates, stats, flags);
     if (opts.debug) {
-      for (const [el, sc] of topEntries(candidates, 5)) opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
+      for (const [el, sc] of topEntries(candidates, 5))
+        opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
       opts.debug(`flags=${flags} top=${describe(top)} refined=${describe(refined)} roots=${roots.map(describe).join(', ')}`);
     }
     const drop = pruneContent(roots, stats, unlikely, flags, titles, top, opts.authorKnown ?? true);
@@ -113,7 +121,8 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
     if (textLength >= CHAR_THRESHOLD || stats.size > LADDER_MAX_ELEMENTS) break;
     // A short but clean story found with every flag on beats longer finds of laxer rungs,
     // which tend to be comment threads and footers.
-    if (results.length === 1 && textLength >= SHORT_ARTICLE_CHARS && attemptQuality(roots, textLength, stats, body) >= textLength * 0.8) break;
+    if (results.length === 1 && textLength >= SHORT_ARTICLE_CHARS && attemptQuality(roots, textLength, stats, body) >= textLength * 0.8)
+      break;
     const next = dropOneFlag(flags);
     if (next === flags) break;
     flags = next;
@@ -205,11 +214,33 @@ function isUnlikely(el: Element, stats: StatsMap, totalText: number): boolean {
 
 function tagBaseScore(name: string): number {
   switch (name) {
-    case 'div': case 'article': case 'main': return 5;
-    case 'pre': case 'td': case 'blockquote': return 3;
-    case 'address': case 'ol': case 'ul': case 'dl': case 'dd': case 'dt': case 'li': case 'form': return -3;
-    case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6': case 'th': return -5;
-    default: return 0;
+    case 'div':
+    case 'article':
+    case 'main':
+      return 5;
+    case 'pre':
+    case 'td':
+    case 'blockquote':
+      return 3;
+    case 'address':
+    case 'ol':
+    case 'ul':
+    case 'dl':
+    case 'dd':
+    case 'dt':
+    case 'li':
+    case 'form':
+      return -3;
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+    case 'th':
+      return -5;
+    default:
+      return 0;
   }
 }
 
@@ -473,4 +504,3 @@ function contains(ancestor: Element, el: Element): boolean {
   }
   return false;
 }
-

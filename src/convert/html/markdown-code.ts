@@ -12,12 +12,53 @@ import { isElement, isText } from './dom.js';
 const LANG_CLASS = /(?:^|\s)(?:(?:language|lang|highlight(?:-source)?)-|brush:\s*)([A-Za-z0-9_+#.-]+)/;
 const SOURCE_CODE_CLASS = /(?:^|\s)sourceCode\s+([A-Za-z0-9_+#-]+)/;
 const NOT_A_LANGUAGE = new Set(['none', 'plaintext', 'text', 'plain', 'nohighlight', 'highlight', 'source', 'notranslate', 'default']);
-export const GUTTER = /(?:^|\s)(?:line-?numbers?(?:-rows)?|linenos|lineno|linenodiv|gutter|ln-num|hljs-ln-numbers|line-number|lnt|react-syntax-highlighter-line-number)(?:\s|$)/;
+export const GUTTER =
+  /(?:^|\s)(?:line-?numbers?(?:-rows)?|linenos|lineno|linenodiv|gutter|ln-num|hljs-ln-numbers|line-number|lnt|react-syntax-highlighter-line-number)(?:\s|$)/;
 /**
  * GitLab puts the code language in `lang` (`<pre lang="go">`), which elsewhere names a human
  * language; only names that are no ISO 639 code are taken from it.
  */
-const CODE_LANG_ATTR = new Set(['go', 'golang', 'rust', 'python', 'ruby', 'javascript', 'typescript', 'js', 'ts', 'java', 'kotlin', 'swift', 'cpp', 'csharp', 'php', 'bash', 'shell', 'sql', 'json', 'yaml', 'toml', 'html', 'css', 'scss', 'xml', 'dockerfile', 'makefile', 'diff', 'jsx', 'tsx', 'haskell', 'elixir', 'erlang', 'scala', 'lua', 'perl', 'powershell', 'graphql', 'markdown']);
+const CODE_LANG_ATTR = new Set([
+  'go',
+  'golang',
+  'rust',
+  'python',
+  'ruby',
+  'javascript',
+  'typescript',
+  'js',
+  'ts',
+  'java',
+  'kotlin',
+  'swift',
+  'cpp',
+  'csharp',
+  'php',
+  'bash',
+  'shell',
+  'sql',
+  'json',
+  'yaml',
+  'toml',
+  'html',
+  'css',
+  'scss',
+  'xml',
+  'dockerfile',
+  'makefile',
+  'diff',
+  'jsx',
+  'tsx',
+  'haskell',
+  'elixir',
+  'erlang',
+  'scala',
+  'lua',
+  'perl',
+  'powershell',
+  'graphql',
+  'markdown',
+]);
 const LINE_BLOCKS = new Set(['div', 'p', 'li', 'tr', 'table', 'tbody', 'ol', 'ul']);
 
 export function codeLanguage(pre: Element, code: Element | null): string {
@@ -43,7 +84,10 @@ export function codeLanguage(pre: Element, code: Element | null): string {
 }
 
 function clean(lang: string): string {
-  return lang.toLowerCase().replace(/^source-/, '').replace(/[^a-z0-9_+#.-]/g, '');
+  return lang
+    .toLowerCase()
+    .replace(/^source-/, '')
+    .replace(/[^a-z0-9_+#.-]/g, '');
 }
 
 /** The text of a code block with its line structure, gutters removed. */
@@ -66,13 +110,17 @@ export function codeText(pre: Element): string {
     const cls = node.attribs.class;
     if (cls && GUTTER.test(cls)) return;
     if (node.attribs['aria-hidden'] === 'true' || node.name === 'button') return;
-    const lineBlock = LINE_BLOCKS.has(node.name) || (cls !== undefined && /(?:^|\s)(?:line|cm-line|code-line)(?:\s|$)/.test(cls) && node.name !== 'span');
+    const lineBlock =
+      LINE_BLOCKS.has(node.name) || (cls !== undefined && /(?:^|\s)(?:line|cm-line|code-line)(?:\s|$)/.test(cls) && node.name !== 'span');
     if (lineBlock && !atLineStart()) parts.push('\n');
     if (depth < 200) for (const c of node.children) visit(c, depth + 1);
     if (lineBlock && !atLineStart()) parts.push('\n');
   };
   for (const c of pre.children) visit(c, 0);
-  let text = parts.join('').replace(/\r\n?/g, '\n').replace(/\u00a0/g, ' ');
+  let text = parts
+    .join('')
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u00a0/g, ' ');
   if (text.startsWith('\n')) text = text.slice(1);
   return text.replace(/\s+$/, '');
 }

@@ -3,7 +3,13 @@ import { collapseWhitespace, isElement, isText, textOf } from './dom.js';
 import { GUTTER, codeLanguage, codeText, fencedCode } from './markdown-code.js';
 import { isMath, mathTex } from './markdown-math.js';
 import {
-  HARD_BREAK, escapeBrackets, escapeLineStart, escapeTableCell, escapeText, inlineCode, linkDestination,
+  HARD_BREAK,
+  escapeBrackets,
+  escapeLineStart,
+  escapeTableCell,
+  escapeText,
+  inlineCode,
+  linkDestination,
 } from './markdown-escape.js';
 import { renderTable } from './markdown-table.js';
 import { BLOCK_TAGS } from './stats.js';
@@ -337,7 +343,7 @@ function isHeadingAnchor(el: Element): boolean {
 
 function hasClassToken(el: Element, token: string): boolean {
   const c = el.attribs.class;
-  return c !== undefined && (` ${c} `).includes(` ${token} `);
+  return c !== undefined && ` ${c} `.includes(` ${token} `);
 }
 
 function hasBr(el: Element): boolean {

@@ -44,8 +44,12 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
   const relAuthor = raw.relAuthor !== null ? clean(raw.relAuthor) || null : null;
   const ld: JsonLdFacts = {};
   // JSON.parse is the priciest step here: skip it when the meta tags already say everything.
-  const needLd = !get('og:title') || !(get('description') || get('og:description')) || !get('og:site_name') ||
-    !get('author') || !get('article:published_time');
+  const needLd =
+    !get('og:title') ||
+    !(get('description') || get('og:description')) ||
+    !get('og:site_name') ||
+    !get('author') ||
+    !get('article:published_time');
   if (needLd) for (const text of raw.jsonLd) readJsonLd(text, ld);
   const siteName = get('og:site_name') || ld.publisher || get('application-name') || null;
   const ogTitle = get('og:title') || get('twitter:title') || null;
@@ -54,8 +58,15 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
   const metaAuthor = get('author') || get('article:author') || get('dc.creator') || get('parsely-author') || null;
   const author = pick(metaAuthor && !/^https?:/.test(metaAuthor) ? metaAuthor : null, ld.author, relAuthor);
   const publishedAt = pick(
-    get('article:published_time'), ld.datePublished, get('datepublished'), get('date'),
-    get('pubdate'), get('publish-date'), get('dc.date'), get('dc.date.issued'), get('parsely-pub-date'),
+    get('article:published_time'),
+    ld.datePublished,
+    get('datepublished'),
+    get('date'),
+    get('pubdate'),
+    get('publish-date'),
+    get('dc.date'),
+    get('dc.date.issued'),
+    get('parsely-pub-date'),
   );
   const variants = [title, ogTitle, titleTag, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null, firstH1].filter(
     (t): t is string => typeof t === 'string' && t !== '',

@@ -11,9 +11,37 @@ import { labelTabPanels } from './tabs.js';
 
 /** Elements dropped with their subtree wherever they are. */
 const NEVER_CONTENT = new Set([
-  'script', 'style', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'svg', 'canvas', 'object',
-  'embed', 'applet', 'link', 'meta', 'input', 'select', 'button', 'textarea', 'option', 'datalist',
-  'map', 'area', 'audio', 'video', 'source', 'track', 'dialog', 'head', 'title', 'base', 'param',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'frame',
+  'frameset',
+  'svg',
+  'canvas',
+  'object',
+  'embed',
+  'applet',
+  'link',
+  'meta',
+  'input',
+  'select',
+  'button',
+  'textarea',
+  'option',
+  'datalist',
+  'map',
+  'area',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'dialog',
+  'head',
+  'title',
+  'base',
+  'param',
 ]);
 
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -119,7 +147,8 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
     else if (name === 'html') firstHtml ??= node;
     if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
     else if (name === 'h1' && raw.firstH1 === null) raw.firstH1 = textOf(node);
-    else if (name === 'a' && raw.relAuthor === null && a.rel !== undefined && /(?:^|\s)author(?:\s|$)/.test(a.rel)) raw.relAuthor = textOf(node);
+    else if (name === 'a' && raw.relAuthor === null && a.rel !== undefined && /(?:^|\s)author(?:\s|$)/.test(a.rel))
+      raw.relAuthor = textOf(node);
     if (a.role === 'tablist') tablists.push(node);
     else if (name === 'label' && a.for !== undefined) tabLabels.push(node);
     if (a.id !== undefined && SPA_ROOT_IDS.has(a.id)) signals.spaRoot = true;
@@ -176,7 +205,10 @@ function isMathCarrier(el: Element): boolean {
 
 /** `<script type="math/tex">x</script>` (MathJax 2) → `<math data-tex="x">` for the writer. */
 function replaceWithMath(script: Element, display: boolean): void {
-  const tex = script.children.map((c) => (c.type === 'text' ? c.data : '')).join('').trim();
+  const tex = script.children
+    .map((c) => (c.type === 'text' ? c.data : ''))
+    .join('')
+    .trim();
   const math = new Element('math', { 'data-tex': tex, ...(display ? { display: 'block' } : {}) }, []);
   const parent = script.parent as ParentNode | null;
   if (!parent) return;

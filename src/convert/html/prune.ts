@@ -1,7 +1,15 @@
 import type { Element, ParentNode } from 'domhandler';
 import {
-  BOILERPLATE_TEXT_MAX, CLASS_WEIGHT, FLAG_CLEAN_CONDITIONALLY, HEADINGS, MIN_PARAGRAPH_LEN, PATTERNS,
-  STRUCTURAL_BOILERPLATE, childElements, classWeight, hasAncestor,
+  BOILERPLATE_TEXT_MAX,
+  CLASS_WEIGHT,
+  FLAG_CLEAN_CONDITIONALLY,
+  HEADINGS,
+  MIN_PARAGRAPH_LEN,
+  PATTERNS,
+  STRUCTURAL_BOILERPLATE,
+  childElements,
+  classWeight,
+  hasAncestor,
 } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import { linkDensity } from './stats.js';
@@ -23,7 +31,12 @@ const CLEAN_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'sec
 
 /** Within the chosen content: what the writer should skip. */
 export function pruneContent(
-  roots: Element[], stats: StatsMap, unlikely: Set<Element>, flags: number, titles: Set<string>, top: Element | null,
+  roots: Element[],
+  stats: StatsMap,
+  unlikely: Set<Element>,
+  flags: number,
+  titles: Set<string>,
+  top: Element | null,
   authorKnown: boolean,
 ): Set<Element> {
   const drop = new Set<Element>();
@@ -223,7 +236,8 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
   const headingDensity = contentLength > 0 ? s.headingLen / contentLength : 0;
   if (img > 1 && p / img < 0.5 && !hasAncestor(el, 'figure') && !isDescribedGallery(el, s)) return true;
   if (!isList && li > p && name !== 'table' && ld > 0.3) return true;
-  if (!isList && headingDensity < 0.9 && contentLength < MIN_PARAGRAPH_LEN && (img === 0 || img > 2) && !hasAncestor(el, 'figure')) return true;
+  if (!isList && headingDensity < 0.9 && contentLength < MIN_PARAGRAPH_LEN && (img === 0 || img > 2) && !hasAncestor(el, 'figure'))
+    return true;
   if (!isList && weight < CLASS_WEIGHT && ld > 0.2 && contentLength < 1000) return true;
   if (isList && ld > 0.6 && contentLength < 600 && !(s.commas > 2)) return true;
   if (weight >= CLASS_WEIGHT && ld > 0.5) return true;
@@ -262,7 +276,9 @@ function hasNestedTable(cell: Element): boolean {
 }
 
 function normaliseTitle(s: string): string {
-  return collapseWhitespace(s).toLowerCase().replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');
+  return collapseWhitespace(s)
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');
 }
 
 export function normaliseTitles(titles: readonly string[]): Set<string> {

@@ -32,10 +32,51 @@ export interface ElementStats {
 }
 
 export const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'dd', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr',
-  'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th',
-  'ul', 'summary', 'center', 'menu', 'body', 'html', 'caption',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'details',
+  'dialog',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'ul',
+  'summary',
+  'center',
+  'menu',
+  'body',
+  'html',
+  'caption',
 ]);
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -146,7 +187,16 @@ export function computeStats(root: ParentNode): StatsMap {
   // reverse pre-order: every element after all of its descendants
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i] as Element;
-    let textLen = 0, linkLen = 0, commas = 0, paragraphs = 0, images = 0, listItems = 0, headingLen = 0, embeds = 0, breaks = 0, codeBlocks = 0;
+    let textLen = 0,
+      linkLen = 0,
+      commas = 0,
+      paragraphs = 0,
+      images = 0,
+      listItems = 0,
+      headingLen = 0,
+      embeds = 0,
+      breaks = 0,
+      codeBlocks = 0;
     let flags = 0;
     for (const c of el.children) {
       if (isText(c)) {

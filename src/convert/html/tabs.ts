@@ -70,10 +70,7 @@ function pairAriaTabs(tabs: readonly Element[], panels: readonly Element[]): Arr
     const a = tab.attribs;
     const href = a.href?.startsWith('#') ? a.href.slice(1) : undefined;
     const panel =
-      (a['aria-controls'] && byId.get(a['aria-controls'])) ||
-      (href && byId.get(href)) ||
-      (a.id && byLabelledBy.get(a.id)) ||
-      undefined;
+      (a['aria-controls'] && byId.get(a['aria-controls'])) || (href && byId.get(href)) || (a.id && byLabelledBy.get(a.id)) || undefined;
     if (!panel) break;
     pairs.push([tab, panel]);
   }

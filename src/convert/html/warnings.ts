@@ -17,9 +17,14 @@ export const LOW_CONTENT_CHARS = 150;
 
 export function pageWarnings(signals: ShellSignals, bodyTextLength: number, contentTextLength: number): Warning[] {
   const scriptDriven =
-    signals.spaRoot || signals.noscriptAsksForJs || signals.scriptBytes >= JS_SHELL_SCRIPT_BYTES || signals.scriptCount >= JS_SHELL_SCRIPT_COUNT;
+    signals.spaRoot ||
+    signals.noscriptAsksForJs ||
+    signals.scriptBytes >= JS_SHELL_SCRIPT_BYTES ||
+    signals.scriptCount >= JS_SHELL_SCRIPT_COUNT;
   if (bodyTextLength < JS_SHELL_MAX_TEXT && scriptDriven) {
-    return [{ code: 'JS_SHELL', message: `the page looks like a JavaScript shell: only ${bodyTextLength} characters of server-rendered text` }];
+    return [
+      { code: 'JS_SHELL', message: `the page looks like a JavaScript shell: only ${bodyTextLength} characters of server-rendered text` },
+    ];
   }
   if (contentTextLength < LOW_CONTENT_CHARS) {
     return [{ code: 'LOW_CONTENT', message: `the main content is very short (${contentTextLength} characters)` }];

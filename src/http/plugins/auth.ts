@@ -14,7 +14,8 @@ declare module 'fastify' {
 /** Pulls the key out of `Authorization: Bearer <key>`; any other form is UNAUTHORIZED. */
 export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
-  if (header === undefined || header === '') throw new ServiceError('UNAUTHORIZED', 'missing Authorization header; send "Authorization: Bearer <API key>"');
+  if (header === undefined || header === '')
+    throw new ServiceError('UNAUTHORIZED', 'missing Authorization header; send "Authorization: Bearer <API key>"');
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   if (!match?.[1]) throw new ServiceError('UNAUTHORIZED', 'the Authorization header must be "Bearer <API key>"');
   return match[1];

@@ -1,12 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  addCreditPack,
-  changePlan,
-  createAccount,
-  createKey,
-  describeAccount,
-  revokeKey,
-} from '../../billing/accounts.js';
+import { addCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey } from '../../billing/accounts.js';
 import { CREDIT_PACKS, type CreditPackId } from '../../billing/plans.js';
 import { ServiceError } from '../../errors.js';
 import { PLAN_IDS, type PlanId } from '../../store/types.js';

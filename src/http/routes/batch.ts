@@ -30,16 +30,13 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
       const urls = request.body.urls;
       const signal = requestSignal(ctx, reply);
       const items = await runBillable(ctx, request, { operation: 'batch', cost: urls.length }, (charge) =>
-        readBatch(
-          ctx.readDeps,
-          {
-            urls,
-            parallelism: ctx.config.batchParallelism,
-            allowPrivateTargets: ctx.config.allowPrivateTargets,
-            signal,
-            onItemFailed: (index) => charge.refund(1, `item:${index}`),
-          },
-        ),
+        readBatch(ctx.readDeps, {
+          urls,
+          parallelism: ctx.config.batchParallelism,
+          allowPrivateTargets: ctx.config.allowPrivateTargets,
+          signal,
+          onItemFailed: (index) => charge.refund(1, `item:${index}`),
+        }),
       );
       const okItems = items.filter((item) => item.ok);
       const allHits = okItems.length > 0 && okItems.every((item) => item.cacheHit);

@@ -26,10 +26,7 @@ export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): v
       const fields = compileFields(request.body.fields); // bad selectors: BAD_REQUEST before any charge
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'extract', cost: 1 }, () =>
-        extractPage(
-          ctx.readDeps,
-          { url, fresh: request.body.fresh === true, fields, signal },
-        ),
+        extractPage(ctx.readDeps, { url, fresh: request.body.fresh === true, fields, signal }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       return { status: 'success' as const, url: result.url, data: result.data };

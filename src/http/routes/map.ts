@@ -28,7 +28,8 @@ export function registerMapRoute(scope: FastifyInstance, ctx: AppContext): void 
     },
     async (request, reply) => {
       const body = request.body;
-      if (body.fresh !== undefined) throw new ServiceError('BAD_REQUEST', 'map does not accept fresh: its results are always cached for one hour');
+      if (body.fresh !== undefined)
+        throw new ServiceError('BAD_REQUEST', 'map does not accept fresh: its results are always cached for one hour');
       const url = canonicalizeRequestUrl(body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
       const include = body.include ?? [];
       const exclude = body.exclude ?? [];
@@ -36,10 +37,15 @@ export function registerMapRoute(scope: FastifyInstance, ctx: AppContext): void 
       const search = body.search?.trim() ? body.search.trim() : null;
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'map', cost: 1 }, () =>
-        mapSiteCached(
-          ctx.readDeps,
-          { url, limit: body.limit ?? MAP_LIMITS.defaultLimit, include, exclude, search, sameDomain: body.same_domain !== false, signal },
-        ),
+        mapSiteCached(ctx.readDeps, {
+          url,
+          limit: body.limit ?? MAP_LIMITS.defaultLimit,
+          include,
+          exclude,
+          search,
+          sameDomain: body.same_domain !== false,
+          signal,
+        }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       return { status: 'success' as const, url: result.url, links: result.links, stats: result.stats };

@@ -5,7 +5,8 @@ import { ServiceError } from '../../errors.js';
 import { cachedFile, sendFile } from './static-file.js';
 
 /** The page may call this origin only, run its own scripts only, and show images from anywhere. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: http: https:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /**
  * GET /: the playground (static HTML + JS in src/http/static/playground, no framework),
@@ -17,8 +18,14 @@ export function registerPlaygroundRoutes(app: FastifyInstance): void {
   const assets: Record<string, { file: () => Promise<Buffer>; type: string }> = {
     'playground.js': { file: own('playground.js'), type: 'application/javascript; charset=utf-8' },
     'playground.css': { file: own('playground.css'), type: 'text/css; charset=utf-8' },
-    'marked.min.js': { file: cachedFile(join(root, 'node_modules', 'marked', 'marked.min.js')), type: 'application/javascript; charset=utf-8' },
-    'purify.min.js': { file: cachedFile(join(root, 'node_modules', 'dompurify', 'dist', 'purify.min.js')), type: 'application/javascript; charset=utf-8' },
+    'marked.min.js': {
+      file: cachedFile(join(root, 'node_modules', 'marked', 'marked.min.js')),
+      type: 'application/javascript; charset=utf-8',
+    },
+    'purify.min.js': {
+      file: cachedFile(join(root, 'node_modules', 'dompurify', 'dist', 'purify.min.js')),
+      type: 'application/javascript; charset=utf-8',
+    },
   };
   const page = own('index.html');
   app.get('/', async (_request, reply) => sendFile(reply, page, 'text/html; charset=utf-8', { 'Content-Security-Policy': CSP }));

@@ -19,10 +19,7 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
       const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read-and-score', cost: 1 }, () =>
-        readAndScore(
-          ctx.readDeps,
-          { url, fresh: request.body.fresh === true, signal },
-        ),
+        readAndScore(ctx.readDeps, { url, fresh: request.body.fresh === true, signal }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       return { ...readResponseBody(result, cacheHit), score: result.score };

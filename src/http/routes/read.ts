@@ -35,10 +35,7 @@ export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void
       const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
       const signal = lazyRequestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read', cost: 1 }, () =>
-        readPage(
-          ctx.readDeps,
-          { url, fresh: request.body.fresh === true, signal },
-        ),
+        readPage(ctx.readDeps, { url, fresh: request.body.fresh === true, signal }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       if (wantsMarkdown(request)) {

@@ -13,7 +13,12 @@ export function cachedFile(path: string): () => Promise<Buffer> {
   };
 }
 
-export async function sendFile(reply: FastifyReply, file: () => Promise<Buffer>, type: string, headers: Record<string, string> = {}): Promise<FastifyReply> {
+export async function sendFile(
+  reply: FastifyReply,
+  file: () => Promise<Buffer>,
+  type: string,
+  headers: Record<string, string> = {},
+): Promise<FastifyReply> {
   const body = await file();
   for (const [k, v] of Object.entries(headers)) reply.header(k, v);
   return reply.type(type).header('Cache-Control', 'public, max-age=300').header('X-Content-Type-Options', 'nosniff').send(body);

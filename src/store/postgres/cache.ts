@@ -10,7 +10,12 @@ export function postgresCache(pool: PgPool, s: string): CacheStore {
   return {
     get: (key, nowMs) =>
       guard(async () => {
-        const [row] = await queryRows<{ value: string }>(pool, `SELECT value FROM ${s}.cache WHERE key = $1 AND expires_at > $2`, [key, nowMs], 'pith_cache_get');
+        const [row] = await queryRows<{ value: string }>(
+          pool,
+          `SELECT value FROM ${s}.cache WHERE key = $1 AND expires_at > $2`,
+          [key, nowMs],
+          'pith_cache_get',
+        );
         return row?.value ?? null;
       }),
     set: (key, value, ttlMs, nowMs) =>

@@ -24,7 +24,6 @@ interface Usage {
   boughtBalance: number;
 }
 
-
 /**
  * Credits ledger and counters. A charge or refund is one transaction — one call of a
  * PL/pgSQL function (migrations.ts, version 2) — whose decisive step is a conditional upsert

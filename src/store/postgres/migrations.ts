@@ -160,8 +160,12 @@ export async function migratePostgres(client: PoolClient, schema: string): Promi
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`pith:migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
-    const done = new Set((await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) => r.version));
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+    );
+    const done = new Set(
+      (await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`)).rows.map((r) => r.version),
+    );
     for (const m of POSTGRES_MIGRATIONS) {
       if (done.has(m.version)) continue;
       await client.query(m.sql.replaceAll('{s}', s));

@@ -27,10 +27,11 @@ export function postgresSlots(pool: PgPool, s: string, schema: string): SlotStor
       }),
     inFlight: (accountId, nowMs) =>
       guard(async () => {
-        const [row] = await queryRows<{ n: string }>(pool, `SELECT COUNT(*) AS n FROM ${s}.slots WHERE account_id = $1 AND expires_at > $2`, [
-          accountId,
-          nowMs,
-        ]);
+        const [row] = await queryRows<{ n: string }>(
+          pool,
+          `SELECT COUNT(*) AS n FROM ${s}.slots WHERE account_id = $1 AND expires_at > $2`,
+          [accountId, nowMs],
+        );
         return num(row?.n);
       }),
   };

@@ -68,14 +68,11 @@ function guard<T>(fn: () => T): T {
   }
 }
 
-
 function sqliteAccounts(db: Database.Database): AccountStore {
   const insertAccount = db.prepare('INSERT INTO accounts (id, name, plan, created_at) VALUES (?, ?, ?, ?)');
   const selectAccount = db.prepare('SELECT id, name, plan, created_at FROM accounts WHERE id = ?');
   const updatePlan = db.prepare('UPDATE accounts SET plan = ? WHERE id = ?');
-  const insertKey = db.prepare(
-    'INSERT INTO api_keys (id, account_id, hash, prefix, name, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+  const insertKey = db.prepare('INSERT INTO api_keys (id, account_id, hash, prefix, name, created_at) VALUES (?, ?, ?, ?, ?, ?)');
   const selectByHash = db.prepare(
     `SELECT a.id, a.name, a.plan, a.created_at, k.id AS key_id
        FROM api_keys k JOIN accounts a ON a.id = k.account_id

@@ -59,9 +59,7 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
 
 export function migrate(db: Database.Database): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version),
-  );
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
   for (const m of SQLITE_MIGRATIONS) {
     if (applied.has(m.version)) continue;
     db.transaction(() => {

@@ -22,7 +22,7 @@ export function pith(args: string[], env: Record<string, string | undefined> = {
   }
   return new Promise((resolve) => {
     execFile(process.execPath, [...NODE_ARGS, ...args], { env: childEnv, timeout: 110_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0;
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
       resolve({ code, stdout, stderr });
     });
   });

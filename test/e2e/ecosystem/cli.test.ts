@@ -95,7 +95,17 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
     expect(localMap.code, localMap.stderr).toBe(0);
     expect(localMap.stdout.split('\n')).toContain(`${site.origin}/docs/one.html`);
     expect(localMap.stderr).toMatch(/pith: \d+ links/);
-    const remoteMap = await pith(['map', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', apiKey, '--limit', '10', '--json']);
+    const remoteMap = await pith([
+      'map',
+      `${site.origin}/article.html`,
+      '--remote',
+      svc.baseUrl,
+      '--key',
+      apiKey,
+      '--limit',
+      '10',
+      '--json',
+    ]);
     expect(remoteMap.code, remoteMap.stderr).toBe(0);
     expect(JSON.parse(remoteMap.stdout).links.map((l: { url: string }) => l.url)).toContain(`${site.origin}/docs/one.html`);
 
@@ -110,7 +120,14 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
   it('exits 4 on a quota limit (Free account out of credits: RATE_LIMITED, not retried)', async () => {
     const { apiKey: freeKey, accountId } = await svc.newAccount('free');
     await svc.stores.ledger.charge({
-      chargeId: 'chg_cli_seed', accountId, period: utcPeriod(svc.clock.now), amount: 1000, planLimit: 1000, allowBought: false, operation: 'seed', now: svc.clock.now,
+      chargeId: 'chg_cli_seed',
+      accountId,
+      period: utcPeriod(svc.clock.now),
+      amount: 1000,
+      planLimit: 1000,
+      allowBought: false,
+      operation: 'seed',
+      now: svc.clock.now,
     });
     const run = await pith(['read', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', freeKey]);
     expect(run.code).toBe(4);

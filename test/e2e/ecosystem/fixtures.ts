@@ -43,7 +43,9 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     if (path === '/shell.html') {
       return void res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end('<!doctype html><html lang="en"><head><title>Shell app</title></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script src="/static/js/main.js"></script></body></html>');
+        .end(
+          '<!doctype html><html lang="en"><head><title>Shell app</title></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script src="/static/js/main.js"></script></body></html>',
+        );
     }
     if (path === '/missing') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>nope</h1>');
     if (path.startsWith('/slow')) await new Promise<void>((resolve) => gates.push(resolve));
@@ -53,7 +55,9 @@ export async function startFixtureSite(): Promise<FixtureSite> {
     if (path.startsWith('/docs/')) {
       return void res
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(`<html><head><title>Doc ${path}</title></head><body><main><h1>Doc ${path}</h1><p>Some words about ${path} for the reader.</p></main></body></html>`);
+        .end(
+          `<html><head><title>Doc ${path}</title></head><body><main><h1>Doc ${path}</h1><p>Some words about ${path} for the reader.</p></main></body></html>`,
+        );
     }
     return void res.writeHead(404).end();
   });

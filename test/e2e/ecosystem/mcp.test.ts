@@ -97,7 +97,10 @@ describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }
     const failed = (await client.callTool({ name: 'read_url', arguments: { url: `${site.origin}/missing` } })) as CallToolResult;
     expect(failed.isError).toBe(true);
     expect(text(failed)).toMatch(/^URL_NOT_FOUND: /);
-    expect((failed.structuredContent as { error: { code: string; status: number } }).error).toMatchObject({ code: 'URL_NOT_FOUND', status: 404 });
+    expect((failed.structuredContent as { error: { code: string; status: number } }).error).toMatchObject({
+      code: 'URL_NOT_FOUND',
+      status: 404,
+    });
     const invalid = (await client.callTool({ name: 'read_url', arguments: { url: 'http://10.0.0.1/' } })) as CallToolResult;
     expect(text(invalid)).toMatch(/^INVALID_URL: /);
     return expectedCredits;
@@ -156,7 +159,12 @@ describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }
       const busy = (await client.callTool({ name: 'read_url', arguments: { url: `${site.origin}/article.html` } })) as CallToolResult;
       expect(busy.isError).toBe(true);
       expect(text(busy)).toMatch(/^CONCURRENT_LIMIT: /);
-      expect((busy.structuredContent as { error: Record<string, unknown> }).error).toMatchObject({ code: 'CONCURRENT_LIMIT', in_flight: 2, limit: 2, retry_after: 1 });
+      expect((busy.structuredContent as { error: Record<string, unknown> }).error).toMatchObject({
+        code: 'CONCURRENT_LIMIT',
+        in_flight: 2,
+        limit: 2,
+        retry_after: 1,
+      });
     } finally {
       await client.close();
       site.openGates();

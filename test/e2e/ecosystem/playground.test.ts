@@ -69,7 +69,8 @@ describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in C
       });
       page.on('request', (req) => {
         const url = req.url();
-        if (!url.startsWith(svc.baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:') && url !== 'about:blank') outsideRequests.push(url);
+        if (!url.startsWith(svc.baseUrl) && !url.startsWith('data:') && !url.startsWith('blob:') && url !== 'about:blank')
+          outsideRequests.push(url);
       });
     });
   }, 60_000);

@@ -50,8 +50,11 @@ describe('README examples run as written', { timeout: 120_000 }, () => {
     // only the two addresses change: the example's server and page become the test's
     writeFileSync(file, code.replace('http://127.0.0.1:8080', svc.baseUrl).replace('https://example.com/', `${site.origin}/article.html`));
     const { stdout, stderr, exitCode } = await new Promise<{ stdout: string; stderr: string; exitCode: number }>((resolve) => {
-      execFile(process.execPath, ['--conditions=development', '--import', 'tsx', file], { env: { ...process.env, PITH_API_KEY: apiKey }, cwd: ROOT }, (err, out, errOut) =>
-        resolve({ stdout: out, stderr: errOut, exitCode: err ? 1 : 0 }),
+      execFile(
+        process.execPath,
+        ['--conditions=development', '--import', 'tsx', file],
+        { env: { ...process.env, PITH_API_KEY: apiKey }, cwd: ROOT },
+        (err, out, errOut) => resolve({ stdout: out, stderr: errOut, exitCode: err ? 1 : 0 }),
       );
     });
     expect(stderr).toBe('');
@@ -61,7 +64,9 @@ describe('README examples run as written', { timeout: 120_000 }, () => {
   });
 
   it('the MCP config snippet starts a working stdio server (source instead of dist)', async () => {
-    const config = JSON.parse(snippet('MCP', 'json')) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    const config = JSON.parse(snippet('MCP', 'json')) as {
+      mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }>;
+    };
     const server = config.mcpServers.pith;
     expect(server?.command).toBe('node');
     expect(server?.args[0]).toBe('/path/to/pith/dist/cli/main.js');

@@ -67,7 +67,11 @@ describe('@pith/sdk against a real started server', () => {
     expect(md.markdown).toContain('| free | 1000 |');
     expect(md.billing.cache).toBe('HIT');
     const usage = await client.usage();
-    expect(usage).toMatchObject({ plan: 'free', plan_credits: { limit: 1000, used: 3, remaining: 997 }, concurrency: { limit: 2, in_flight: 0 } });
+    expect(usage).toMatchObject({
+      plan: 'free',
+      plan_credits: { limit: 1000, used: 3, remaining: 997 },
+      concurrency: { limit: 2, in_flight: 0 },
+    });
   });
 
   it('throws one typed error class per code, with code, status, request id and fields', async () => {
@@ -135,7 +139,14 @@ describe('@pith/sdk against a real started server', () => {
   it('does not retry RATE_LIMITED unless asked; when asked, retries after the wait', async () => {
     const { apiKey, accountId } = await svc.newAccount('free');
     const seeded = await svc.stores.ledger.charge({
-      chargeId: 'chg_sdk_seed', accountId, period: utcPeriod(svc.clock.now), amount: 1000, planLimit: 1000, allowBought: false, operation: 'seed', now: svc.clock.now,
+      chargeId: 'chg_sdk_seed',
+      accountId,
+      period: utcPeriod(svc.clock.now),
+      amount: 1000,
+      planLimit: 1000,
+      allowBought: false,
+      operation: 'seed',
+      now: svc.clock.now,
     });
     expect(seeded.ok).toBe(true);
 

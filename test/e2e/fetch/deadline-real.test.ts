@@ -15,7 +15,12 @@ describe('the real 15 s deadline', () => {
       const timer = setInterval(() => res.write('.'), 1_000);
       res.on('close', () => clearInterval(timer));
     });
-    const fetcher = createFetcher({ allowPrivateTargets: ['127.0.0.1/32'], cache: memoryCache(), now: () => 0, logger: { warn: () => {} } });
+    const fetcher = createFetcher({
+      allowPrivateTargets: ['127.0.0.1/32'],
+      cache: memoryCache(),
+      now: () => 0,
+      logger: { warn: () => {} },
+    });
     const started = Date.now();
     try {
       const err = await fetcher.fetch(`${site.origin}/`).then(

@@ -236,7 +236,7 @@ describe('hosts with several addresses', () => {
     expect(dialled.every((a) => ['127.0.0.7', '127.0.0.8', '127.0.0.1'].includes(a))).toBe(true);
   });
 
-  it('does not retry other addresses for failures that are not the address\'s (e.g. TLS)', async () => {
+  it("does not retry other addresses for failures that are not the address's (e.g. TLS)", async () => {
     const s = await site((_req, res) => res.end('never'));
     const dialled: string[] = [];
     const cache = memoryCache();

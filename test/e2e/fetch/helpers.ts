@@ -34,4 +34,3 @@ export function mapLookup(map: Record<string, string | string[]>): {
     },
   };
 }
-

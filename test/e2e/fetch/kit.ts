@@ -24,7 +24,13 @@ export function useFetchKit(): {
       return s;
     },
     fetcher(overrides = {}) {
-      const f = createFetcher({ allowPrivateTargets: ['127.0.0.1/32'], cache: memoryCache(), now: () => 0, logger: { warn: () => {} }, ...overrides });
+      const f = createFetcher({
+        allowPrivateTargets: ['127.0.0.1/32'],
+        cache: memoryCache(),
+        now: () => 0,
+        logger: { warn: () => {} },
+        ...overrides,
+      });
       cleanups.push(() => f.close());
       return f;
     },

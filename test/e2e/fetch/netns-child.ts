@@ -21,7 +21,13 @@ const site = await startSite((req, res) => {
   res.end('inside');
 });
 const other = await startSite((_req, res) => res.end('other port'));
-const fetcher = createFetcher({ allowPrivateTargets: [`127.0.0.1:${site.port}`], cache: memoryCache(), now: () => 0, logger: { warn: () => {} }, limits: { totalTimeoutMs: 5_000 } });
+const fetcher = createFetcher({
+  allowPrivateTargets: [`127.0.0.1:${site.port}`],
+  cache: memoryCache(),
+  now: () => 0,
+  logger: { warn: () => {} },
+  limits: { totalTimeoutMs: 5_000 },
+});
 
 const cases: Record<string, string> = {
   private: 'http://private.test/',

@@ -38,7 +38,17 @@ describe.skipIf(!available)('SSRF in a loopback-only network namespace (real res
       const child = fileURLToPath(new URL('./netns-child.ts', import.meta.url));
       const run = spawnSync(
         'unshare',
-        ['-n', '-m', 'sh', '-c', 'ip link set lo up && mount --bind "$1" /etc/hosts && exec "$2" --import tsx "$3"', 'sh', hosts, process.execPath, child],
+        [
+          '-n',
+          '-m',
+          'sh',
+          '-c',
+          'ip link set lo up && mount --bind "$1" /etc/hosts && exec "$2" --import tsx "$3"',
+          'sh',
+          hosts,
+          process.execPath,
+          child,
+        ],
         { encoding: 'utf8', timeout: 45_000, cwd: fileURLToPath(new URL('../../../', import.meta.url)) },
       );
       expect(run.status, run.stderr).toBe(0);

@@ -45,10 +45,24 @@ describe('POST /v1/batch', () => {
     expect(res.json.status).toBe('success');
     const results = res.json.results as Array<Record<string, any>>;
     expect(results.map((r) => r.ok)).toEqual([true, false, true, false, false, true]);
-    expect(results[0]).toMatchObject({ url: `${site.origin}/a`, ok: true, metadata: { title: 'a' }, cache: { hit: false, ttl_seconds: 3600 } });
+    expect(results[0]).toMatchObject({
+      url: `${site.origin}/a`,
+      ok: true,
+      metadata: { title: 'a' },
+      cache: { hit: false, ttl_seconds: 3600 },
+    });
     expect(results[0]!.markdown).toContain('This is the page called a');
-    expect(Object.keys(results[0]!.stats).sort()).toEqual(['extraction_time_ms', 'markdown_size_kb', 'raw_html_size_kb', 'reduction_percent']);
-    expect(results[1]).toEqual({ url: `${site.origin}/missing`, ok: false, error: { code: 'URL_NOT_FOUND', message: 'the target answered 404' } });
+    expect(Object.keys(results[0]!.stats).sort()).toEqual([
+      'extraction_time_ms',
+      'markdown_size_kb',
+      'raw_html_size_kb',
+      'reduction_percent',
+    ]);
+    expect(results[1]).toEqual({
+      url: `${site.origin}/missing`,
+      ok: false,
+      error: { code: 'URL_NOT_FOUND', message: 'the target answered 404' },
+    });
     // the duplicate is charged but shares the first one's fetch
     expect(results[2]).toEqual(results[0]);
     expect(hits.get('/a')).toBe(1);
@@ -65,7 +79,7 @@ describe('POST /v1/batch', () => {
     expect(res.headers['x-service-cache']).toBe('MISS');
   });
 
-  it('items go through read\'s cache: a batch of cached pages is a HIT, and read sees the batch\'s entries', async () => {
+  it("items go through read's cache: a batch of cached pages is a HIT, and read sees the batch's entries", async () => {
     const { apiKey, accountId } = await svc.newAccount('starter');
     const urls = [`${site.origin}/c1`, `${site.origin}/c2`];
     const first = await svc.call('/v1/batch', { key: apiKey, body: { urls } });
@@ -174,11 +188,21 @@ describe('POST /v1/batch', () => {
       { name: 'urls is a string', opts: (k) => ({ key: k, body: { urls: ok } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'urls is null', opts: (k) => ({ key: k, body: { urls: null } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'urls is empty', opts: (k) => ({ key: k, body: { urls: [] } }), status: 400, code: 'BAD_REQUEST' },
-      { name: '101 urls', opts: (k) => ({ key: k, body: { urls: Array.from({ length: 101 }, () => ok) } }), status: 400, code: 'BAD_REQUEST' },
+      {
+        name: '101 urls',
+        opts: (k) => ({ key: k, body: { urls: Array.from({ length: 101 }, () => ok) } }),
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
       { name: 'an item is a number', opts: (k) => ({ key: k, body: { urls: [ok, 42] } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'an item is an object', opts: (k) => ({ key: k, body: { urls: [{ url: ok }] } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'an item is empty', opts: (k) => ({ key: k, body: { urls: [''] } }), status: 400, code: 'BAD_REQUEST' },
-      { name: 'an item is too long', opts: (k) => ({ key: k, body: { urls: [`${ok}${'a'.repeat(8200)}`] } }), status: 400, code: 'BAD_REQUEST' },
+      {
+        name: 'an item is too long',
+        opts: (k) => ({ key: k, body: { urls: [`${ok}${'a'.repeat(8200)}`] } }),
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
       { name: 'GET instead of POST', opts: (k) => ({ method: 'GET', key: k }), status: 405, code: 'METHOD_NOT_ALLOWED' },
     ];
     it.each(cases)('$name → $status $code', async ({ opts, status, code }) => {

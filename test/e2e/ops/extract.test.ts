@@ -76,7 +76,11 @@ describe('POST /v1/extract', () => {
       { '@context': 'https://schema.org', '@type': 'Offer', price: '19.00' },
       { '@context': 'https://schema.org', '@type': 'BreadcrumbList' },
     ]);
-    expect(d.open_graph).toEqual({ 'og:title': 'Desk lamp', 'og:image': ['https://cdn.example/a.jpg', 'https://cdn.example/b.jpg'], 'twitter:card': 'summary' });
+    expect(d.open_graph).toEqual({
+      'og:title': 'Desk lamp',
+      'og:image': ['https://cdn.example/a.jpg', 'https://cdn.example/b.jpg'],
+      'twitter:card': 'summary',
+    });
     expect(d.meta).toEqual({ description: 'A desk lamp.', keywords: 'lamp, desk' });
     expect(d.headings).toEqual([
       { level: 1, text: 'Desk lamp', id: 'top' },
@@ -97,7 +101,14 @@ describe('POST /v1/extract', () => {
       ],
       [{ column_1: 'a', column_2: 'b' }],
     ]);
-    expect(d.fields).toEqual({ price: '19.00', currency: 'EUR', tags: ['desk', 'light'], next: `${site.origin}/shop/lamp-2`, missing: null, none: [] });
+    expect(d.fields).toEqual({
+      price: '19.00',
+      currency: 'EUR',
+      tags: ['desk', 'light'],
+      next: `${site.origin}/shop/lamp-2`,
+      missing: null,
+      none: [],
+    });
     expect(res.headers['x-service-cache']).toBe('MISS');
     expect(await usageOf(svc, accountId)).toEqual({ planUsed: 1, boughtBalance: 0 });
   });
@@ -137,7 +148,9 @@ describe('POST /v1/extract', () => {
 
   describe('bad input → 4xx, nothing charged', () => {
     const ok = 'https://example.com/';
-    const f = (fields: unknown): BadInputCase['opts'] => (k) => ({ key: k, body: { url: ok, fields } });
+    const f =
+      (fields: unknown): BadInputCase['opts'] =>
+      (k) => ({ key: k, body: { url: ok, fields } });
     const cases: BadInputCase[] = [
       ...commonBadBodies(),
       ...badUrlCases(),
@@ -154,7 +167,12 @@ describe('POST /v1/extract', () => {
       { name: 'invalid selector: unknown pseudo', opts: f({ a: { selector: 'p:frobnicate' } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'invalid selector: empty sub-selector', opts: f({ a: { selector: 'a,,b' } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'invalid selector: pseudo-element', opts: f({ a: { selector: 'p::before' } }), status: 400, code: 'BAD_REQUEST' },
-      { name: '51 fields', opts: f(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, { selector: 'a' }]))), status: 400, code: 'BAD_REQUEST' },
+      {
+        name: '51 fields',
+        opts: f(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, { selector: 'a' }]))),
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
       { name: 'field name too long', opts: f({ ['n'.repeat(101)]: { selector: 'a' } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'selector too long', opts: f({ a: { selector: 'a'.repeat(1001) } }), status: 400, code: 'BAD_REQUEST' },
     ];
@@ -168,7 +186,10 @@ describe('POST /v1/extract', () => {
 
     it('names the bad field in the message', async () => {
       const { apiKey } = await svc.newAccount('starter');
-      const res = await svc.call('/v1/extract', { key: apiKey, body: { url: `${site.origin}/p`, fields: { price: { selector: 'div[' } } } });
+      const res = await svc.call('/v1/extract', {
+        key: apiKey,
+        body: { url: `${site.origin}/p`, fields: { price: { selector: 'div[' } } },
+      });
       expect(res.json.message).toMatch(/^fields\.price\.selector is not a valid CSS selector/);
     });
   });

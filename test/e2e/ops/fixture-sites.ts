@@ -41,7 +41,8 @@ export async function startFixtureSites(): Promise<Site & { urlOf(slug: string, 
     let file = path === '/' ? (wantsMd && existsSync(join(dir, 'index.md')) ? 'index.md' : 'index.html') : path.slice(1);
     if (file === 'site.json' || file === 'expected.json') file = '';
     const full = join(dir, file);
-    if (file === '' || !existsSync(full) || !statSync(full).isFile()) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    if (file === '' || !existsSync(full) || !statSync(full).isFile())
+      return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     const ext = file.split('.').pop() ?? '';
     const type = config.content_type?.[path] ?? TYPES[ext] ?? 'application/octet-stream';
     res.writeHead(200, { 'content-type': type }).end(readFileSync(full));

@@ -38,8 +38,18 @@ export function commonBadBodies(): BadInputCase[] {
     { name: 'invalid JSON', opts: (k) => ({ key: k, rawBody: '{"url":', headers: json }), status: 400, code: 'BAD_REQUEST' },
     { name: 'JSON null', opts: (k) => ({ key: k, rawBody: 'null', headers: json }), status: 400, code: 'BAD_REQUEST' },
     { name: 'JSON array', opts: (k) => ({ key: k, body: ['https://example.com'] }), status: 400, code: 'BAD_REQUEST' },
-    { name: 'text/plain body', opts: (k) => ({ key: k, rawBody: 'https://example.com', headers: { 'content-type': 'text/plain' } }), status: 400, code: 'BAD_REQUEST' },
-    { name: 'body over 64 KB', opts: (k) => ({ key: k, body: { url: 'https://example.com/', pad: 'x'.repeat(70_000) } }), status: 413, code: 'TOO_LARGE' },
+    {
+      name: 'text/plain body',
+      opts: (k) => ({ key: k, rawBody: 'https://example.com', headers: { 'content-type': 'text/plain' } }),
+      status: 400,
+      code: 'BAD_REQUEST',
+    },
+    {
+      name: 'body over 64 KB',
+      opts: (k) => ({ key: k, body: { url: 'https://example.com/', pad: 'x'.repeat(70_000) } }),
+      status: 413,
+      code: 'TOO_LARGE',
+    },
     { name: 'no API key', opts: () => ({ body: { url: 'https://example.com/' } }), status: 401, code: 'UNAUTHORIZED' },
     { name: 'wrong API key', opts: () => ({ key: 'pk_wrong', body: { url: 'https://example.com/' } }), status: 401, code: 'UNAUTHORIZED' },
   ];

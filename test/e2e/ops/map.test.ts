@@ -23,14 +23,25 @@ function mapSiteFiles(port: number): Map<string, { type: string; body: Buffer | 
   const gz = (xml: string) => ({ type: 'application/x-gzip', body: gzipSync(xml) });
   return new Map<string, { type: string; body: Buffer | string }>([
     ['/robots.txt', { type: 'text/plain', body: `User-agent: *\nAllow: /\n\nSitemap: ${o}/sitemap_index.xml\n` }],
-    ['/sitemap_index.xml', { type: 'application/xml', body: sitemapIndex([1, 2, 3].map((i) => `${o}/sm/part-${i}.xml.gz`).concat(`${o}/sm/nested-index.xml`)) }],
+    [
+      '/sitemap_index.xml',
+      { type: 'application/xml', body: sitemapIndex([1, 2, 3].map((i) => `${o}/sm/part-${i}.xml.gz`).concat(`${o}/sm/nested-index.xml`)) },
+    ],
     ['/sm/nested-index.xml', { type: 'application/xml', body: sitemapIndex([`${o}/sitemap_index.xml`, `${o}/sm/part-1.xml.gz`]) }],
     ['/sitemap.xml', { type: 'application/xml', body: sitemapIndex([`${o}/sitemap_index.xml`]) }],
     ['/sm/part-1.xml.gz', gz(urlset([...range(0, 4000), `${o}/p/1#top`, `HTTP://WWW.MAPSITE.TEST:${port}/p/2`]))],
     ['/sm/part-2.xml.gz', gz(urlset(range(3500, 7500)))],
     [
       '/sm/part-3.xml.gz',
-      gz(urlset([...range(7500, 9998), `http://blog.mapsite.test:${port}/post/1`, `http://blog.mapsite.test:${port}/post/2`, 'http://other.test/x', 'https://elsewhere.example/y'])),
+      gz(
+        urlset([
+          ...range(7500, 9998),
+          `http://blog.mapsite.test:${port}/post/1`,
+          `http://blog.mapsite.test:${port}/post/2`,
+          'http://other.test/x',
+          'https://elsewhere.example/y',
+        ]),
+      ),
     ],
     [
       '/',
@@ -76,7 +87,8 @@ describe('POST /v1/map', () => {
       if (host === 'many.test') {
         // 60 sitemaps of one URL each: only 50 files are read
         if (path === '/robots.txt') return void res.writeHead(200).end(`Sitemap: http://many.test:${port}/index.xml\n`);
-        if (path === '/index.xml') return void res.writeHead(200).end(sitemapIndex(Array.from({ length: 60 }, (_, i) => `http://many.test:${port}/s/${i}.xml`)));
+        if (path === '/index.xml')
+          return void res.writeHead(200).end(sitemapIndex(Array.from({ length: 60 }, (_, i) => `http://many.test:${port}/s/${i}.xml`)));
         const m = /^\/s\/(\d+)\.xml$/.exec(path);
         if (m) return void res.writeHead(200).end(urlset([`http://many.test:${port}/page/${m[1]}`]));
         return void res.writeHead(404).end();
@@ -89,7 +101,8 @@ describe('POST /v1/map', () => {
       if (host === 'wave.test') {
         // 8 sitemaps; each answer waits until 4 are in flight (or 300 ms), to see the parallelism
         if (path === '/robots.txt') return void res.writeHead(200).end(`Sitemap: http://wave.test:${port}/index.xml\n`);
-        if (path === '/index.xml') return void res.writeHead(200).end(sitemapIndex(Array.from({ length: 8 }, (_, i) => `http://wave.test:${port}/s/${i}.xml`)));
+        if (path === '/index.xml')
+          return void res.writeHead(200).end(sitemapIndex(Array.from({ length: 8 }, (_, i) => `http://wave.test:${port}/s/${i}.xml`)));
         const m = /^\/s\/(\d+)\.xml$/.exec(path);
         if (!m) return void res.writeHead(404).end();
         waveInFlight++;
@@ -105,7 +118,8 @@ describe('POST /v1/map', () => {
       }
       if (host === 'nosite.test') return void res.writeHead(404).end();
       if (host === 'onlysitemap.test') {
-        if (path === '/sitemap.xml') return void res.writeHead(200).end(`http://onlysitemap.test:${port}/a\nhttp://onlysitemap.test:${port}/b\n`);
+        if (path === '/sitemap.xml')
+          return void res.writeHead(200).end(`http://onlysitemap.test:${port}/a\nhttp://onlysitemap.test:${port}/b\n`);
         return void res.writeHead(404).end();
       }
       res.writeHead(404).end();
@@ -137,7 +151,9 @@ describe('POST /v1/map', () => {
     // each sitemap file fetched exactly once despite the cycles
     const sitemapFetches = served.filter((s) => s.includes('sitemap') || s.includes('/sm/'));
     expect(sitemapFetches.sort()).toEqual(
-      ['/sitemap_index.xml', '/sitemap.xml', '/sm/nested-index.xml', '/sm/part-1.xml.gz', '/sm/part-2.xml.gz', '/sm/part-3.xml.gz'].map((p) => `www.mapsite.test${p}`).sort(),
+      ['/sitemap_index.xml', '/sitemap.xml', '/sm/nested-index.xml', '/sm/part-1.xml.gz', '/sm/part-2.xml.gz', '/sm/part-3.xml.gz']
+        .map((p) => `www.mapsite.test${p}`)
+        .sort(),
     );
     const links = res.json.links as Array<{ url: string; source: string; lastmod?: string; title?: string }>;
     expect(new Set(links.map((l) => l.url)).size).toBe(5000);
@@ -161,7 +177,10 @@ describe('POST /v1/map', () => {
     expect(res.json.links).toHaveLength(1000);
     expect(res.json.stats.returned).toBe(1000);
     const blog = await svc.call('/v1/map', { key: apiKey, body: { url: `${origin}/`, include: ['/post/*'] } });
-    expect(blog.json.links.map((l: any) => l.url)).toEqual([`http://blog.mapsite.test:${site.port}/post/1`, `http://blog.mapsite.test:${site.port}/post/2`]);
+    expect(blog.json.links.map((l: any) => l.url)).toEqual([
+      `http://blog.mapsite.test:${site.port}/post/1`,
+      `http://blog.mapsite.test:${site.port}/post/2`,
+    ]);
   });
 
   it('include/exclude globs and same_domain: false', async () => {
@@ -170,7 +189,10 @@ describe('POST /v1/map', () => {
     expect(inc.json.links.map((l: any) => l.url)).toEqual(Array.from({ length: 10 }, (_, i) => `${origin}/p/1${i}`));
     const exc = await svc.call('/v1/map', { key: apiKey, body: { url: `${origin}/`, exclude: ['/p/**'] } });
     expect(exc.json.links.map((l: any) => new URL(l.url).pathname).sort()).toEqual(['/', '/about', '/contact', '/post/1', '/post/2']);
-    const full = await svc.call('/v1/map', { key: apiKey, body: { url: `${origin}/`, include: [`http://blog.mapsite.test:${site.port}/**`] } });
+    const full = await svc.call('/v1/map', {
+      key: apiKey,
+      body: { url: `${origin}/`, include: [`http://blog.mapsite.test:${site.port}/**`] },
+    });
     expect(full.json.links).toHaveLength(2);
     const all = await svc.call('/v1/map', { key: apiKey, body: { url: `${origin}/`, same_domain: false, exclude: ['/p/**'] } });
     expect(all.json.stats.urls_found).toBe(10_006);
@@ -247,7 +269,9 @@ describe('POST /v1/map', () => {
 
   describe('bad input → 4xx, nothing charged', () => {
     const ok = 'https://example.com/';
-    const m = (extra: Record<string, unknown>): BadInputCase['opts'] => (k) => ({ key: k, body: { url: ok, ...extra } });
+    const m =
+      (extra: Record<string, unknown>): BadInputCase['opts'] =>
+      (k) => ({ key: k, body: { url: ok, ...extra } });
     const cases: BadInputCase[] = [
       ...commonBadBodies(),
       ...badUrlCases(),
@@ -261,7 +285,12 @@ describe('POST /v1/map', () => {
       { name: 'include without a leading slash', opts: m({ include: ['blog/*'] }), status: 400, code: 'BAD_REQUEST' },
       { name: 'exclude with an empty pattern', opts: m({ exclude: [''] }), status: 400, code: 'BAD_REQUEST' },
       { name: 'exclude with a number', opts: m({ exclude: [1] }), status: 400, code: 'BAD_REQUEST' },
-      { name: '51 include patterns', opts: m({ include: Array.from({ length: 51 }, (_, i) => `/${i}`) }), status: 400, code: 'BAD_REQUEST' },
+      {
+        name: '51 include patterns',
+        opts: m({ include: Array.from({ length: 51 }, (_, i) => `/${i}`) }),
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
       { name: 'search empty', opts: m({ search: '' }), status: 400, code: 'BAD_REQUEST' },
       { name: 'search a number', opts: m({ search: 3 }), status: 400, code: 'BAD_REQUEST' },
       { name: 'same_domain a string', opts: m({ same_domain: 'no' }), status: 400, code: 'BAD_REQUEST' },

@@ -73,8 +73,18 @@ describe('POST /v1/read-and-score', () => {
     const cases: BadInputCase[] = [
       ...commonBadBodies(),
       ...badUrlCases(),
-      { name: 'fresh is a string', opts: (k) => ({ key: k, body: { url: 'https://example.com/', fresh: 'yes' } }), status: 400, code: 'BAD_REQUEST' },
-      { name: 'fresh is a number', opts: (k) => ({ key: k, body: { url: 'https://example.com/', fresh: 1 } }), status: 400, code: 'BAD_REQUEST' },
+      {
+        name: 'fresh is a string',
+        opts: (k) => ({ key: k, body: { url: 'https://example.com/', fresh: 'yes' } }),
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
+      {
+        name: 'fresh is a number',
+        opts: (k) => ({ key: k, body: { url: 'https://example.com/', fresh: 1 } }),
+        status: 400,
+        code: 'BAD_REQUEST',
+      },
     ];
     it.each(cases)('$name → $status $code', async ({ opts, status, code }) => {
       const { apiKey, accountId } = await svc.newAccount('starter');

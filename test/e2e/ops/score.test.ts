@@ -46,7 +46,14 @@ describe('POST /v1/score', () => {
     const res = await svc.call('/v1/score', { key: apiKey, body: { url: sites.urlOf(slug) } });
     expect(res.status, res.text).toBe(200);
     expect(res.json.url).toBe(sites.urlOf(slug));
-    const checks = res.json.score.checks as Array<{ id: string; points: number; max_points: number; passed: boolean; label: string; detail: string }>;
+    const checks = res.json.score.checks as Array<{
+      id: string;
+      points: number;
+      max_points: number;
+      passed: boolean;
+      label: string;
+      detail: string;
+    }>;
     const points = Object.fromEntries(checks.map((c) => [c.id, c.points]));
     expect(points).toEqual(expected.points);
     expect(res.json.score.value).toBe(expected.value);

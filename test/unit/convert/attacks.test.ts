@@ -28,7 +28,8 @@ const ATTACKS: Array<[string, () => Promise<string>]> = [
   [
     'XXE (file and http entities, parameter entity)',
     async () => {
-      const xml = '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:1/x.dtd"> %p; <!ENTITY f SYSTEM "file:///etc/passwd">]><d>&f;</d>';
+      const xml =
+        '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY % p SYSTEM "http://127.0.0.1:1/x.dtd"> %p; <!ENTITY f SYSTEM "file:///etc/passwd">]><d>&f;</d>';
       const { markdown } = await convert(Buffer.from(xml), 'application/xml');
       expect(markdown).not.toContain('root:');
       return 'ok';
@@ -53,8 +54,14 @@ const ATTACKS: Array<[string, () => Promise<string>]> = [
     },
   ],
   ['gzip bomb served as application/pdf', () => code(convert(gzipSync(Buffer.alloc(64 * MB)), 'application/pdf'))],
-  ['zip archive served as application/pdf', () => code(convert(Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(4096)]), 'application/pdf'))],
-  ['flate-bomb PDF served as application/pdf', () => code(convert(readFileSync(join(FIXTURES, 'hostile-flate-bomb.pdf')), 'application/pdf'))],
+  [
+    'zip archive served as application/pdf',
+    () => code(convert(Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(4096)]), 'application/pdf')),
+  ],
+  [
+    'flate-bomb PDF served as application/pdf',
+    () => code(convert(readFileSync(join(FIXTURES, 'hostile-flate-bomb.pdf')), 'application/pdf')),
+  ],
   [
     '10 MB single-line JSON',
     async () => {

@@ -30,18 +30,36 @@ describe('parseRows', () => {
 
 describe('hasHeader', () => {
   it('sees a header over numeric columns', () => {
-    expect(hasHeader([['name', 'age'], ['ada', '36'], ['alan', '41']])).toBe(true);
+    expect(
+      hasHeader([
+        ['name', 'age'],
+        ['ada', '36'],
+        ['alan', '41'],
+      ]),
+    ).toBe(true);
   });
   it('sees no header when the first row is numeric or like the rest', () => {
-    expect(hasHeader([['1', '2'], ['3', '4']])).toBe(false);
-    expect(hasHeader([['x', ''], ['y', 'z']])).toBe(false);
+    expect(
+      hasHeader([
+        ['1', '2'],
+        ['3', '4'],
+      ]),
+    ).toBe(false);
+    expect(
+      hasHeader([
+        ['x', ''],
+        ['y', 'z'],
+      ]),
+    ).toBe(false);
   });
 });
 
 describe('csvToMarkdown', () => {
   it('pads ragged rows, escapes pipes and backslashes, turns newlines into <br>', () => {
     const { markdown } = csvToMarkdown('h1,h2,h3\n1,a|b\n2,"x\ny",c\\d,extra\n');
-    expect(markdown).toBe(['| h1 | h2 | h3 |  |', '| --- | --- | --- | --- |', '| 1 | a\\|b |  |  |', '| 2 | x<br>y | c\\\\d | extra |', ''].join('\n'));
+    expect(markdown).toBe(
+      ['| h1 | h2 | h3 |  |', '| --- | --- | --- | --- |', '| 1 | a\\|b |  |  |', '| 2 | x<br>y | c\\\\d | extra |', ''].join('\n'),
+    );
   });
 
   it('renders an empty header row when the file has none', () => {

@@ -41,7 +41,10 @@ describe('convertDocument dispatch', () => {
   });
 
   it('hands XHTML served as XML to the HTML converter', async () => {
-    const result = await convert('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>X</title></head><body><p>Hello xhtml</p></body></html>', 'application/xml');
+    const result = await convert(
+      '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>X</title></head><body><p>Hello xhtml</p></body></html>',
+      'application/xml',
+    );
     expect(result.metadata.content_type).toBe('application/xhtml+xml');
     expect(result.markdown).toContain('Hello xhtml');
   });

@@ -22,7 +22,10 @@ describe('POST /v1/read with documents beyond HTML', () => {
     site = await startSite((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       if (url.pathname === '/robots.txt') return res.writeHead(404).end();
-      if (url.pathname === '/logo') return res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
+      if (url.pathname === '/logo')
+        return res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
       const [, kind = '', name = ''] = url.pathname.split('/');
       const file = kind === 'case' ? cases.get(name)?.input : kind === 'fixture' ? join(FIXTURES, name) : undefined;
       if (!file) return res.writeHead(404).end();
@@ -38,7 +41,8 @@ describe('POST /v1/read with documents beyond HTML', () => {
     await site?.close();
   });
 
-  const read = (path: string, headers: Record<string, string> = {}) => svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}${path}`, fresh: true }, headers });
+  const read = (path: string, headers: Record<string, string> = {}) =>
+    svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}${path}`, fresh: true }, headers });
 
   it.each([
     ['pdf-two-column', 'application/pdf', 'application/pdf'],
@@ -73,7 +77,11 @@ describe('POST /v1/read with documents beyond HTML', () => {
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject({ status: 'error', code });
     expect(res.text).not.toMatch(/at .*\.(ts|js|mjs):\d+/);
-    if (code === 'UNSUPPORTED_TYPE') expect(res.json).toMatchObject({ message: 'content type image/png (served as text/html) is not supported', detected_type: 'image/png' });
+    if (code === 'UNSUPPORTED_TYPE')
+      expect(res.json).toMatchObject({
+        message: 'content type image/png (served as text/html) is not supported',
+        detected_type: 'image/png',
+      });
     if (path.includes('encrypted')) expect(res.json.reason).toBe('pdf_password_required');
   });
 });

@@ -116,7 +116,12 @@ describe('formats over HTTP (127.0.0.1 target, undici)', () => {
     try {
       const res = await request(`http://127.0.0.1:${(target.address() as AddressInfo).port}/logo`);
       const body = Buffer.from(await res.body.arrayBuffer());
-      const err = await convertDocument({ body, contentType: 'text/html', headers: { 'content-type': 'text/html' }, url: 'http://t.test/logo' }).catch((e: unknown) => e);
+      const err = await convertDocument({
+        body,
+        contentType: 'text/html',
+        headers: { 'content-type': 'text/html' },
+        url: 'http://t.test/logo',
+      }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ServiceError);
       expect((err as ServiceError).message).toBe('content type image/png (served as text/html) is not supported');
     } finally {

@@ -5,7 +5,9 @@ import { MAX_MARKDOWN_CHARS } from '../../../src/convert/markdown.js';
 describe('jsonToMarkdown', () => {
   it('pretty-prints into a json fence, keeping numbers and escapes as sent', () => {
     const { markdown, warnings } = jsonToMarkdown('{"n":12345678901234567890,"f":1.50,"s":"a\\"b\\u00e9","e":[],"o":{}}');
-    expect(markdown).toBe('```json\n{\n  "n": 12345678901234567890,\n  "f": 1.50,\n  "s": "a\\"b\\u00e9",\n  "e": [],\n  "o": {}\n}\n```\n');
+    expect(markdown).toBe(
+      '```json\n{\n  "n": 12345678901234567890,\n  "f": 1.50,\n  "s": "a\\"b\\u00e9",\n  "e": [],\n  "o": {}\n}\n```\n',
+    );
     expect(warnings).toEqual([]);
   });
 

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { layoutPdf, type PdfPage, type PdfTextItem } from '../../../src/convert/pdf-layout.js';
 
 /** A run of text at (x, baseline y) in a 10-unit font; width ~0.5 units per char. */
-const run = (x: number, y: number, text: string, size = 10): PdfTextItem => ({ x, y, width: text.length * size * 0.5, size, text, rotated: false });
+const run = (x: number, y: number, text: string, size = 10): PdfTextItem => ({
+  x,
+  y,
+  width: text.length * size * 0.5,
+  size,
+  text,
+  rotated: false,
+});
 const page = (items: PdfTextItem[]): PdfPage => ({ width: 612, height: 792, items });
 
 describe('layoutPdf', () => {
@@ -23,13 +30,17 @@ describe('layoutPdf', () => {
   });
 
   it('makes headings from larger fonts, levels by size', () => {
-    const { markdown, firstHeading } = layoutPdf([page([run(72, 80, 'Title', 24), run(72, 120, 'Section', 16), run(72, 150, 'Body text here.'), run(72, 162, 'More body text.')])]);
+    const { markdown, firstHeading } = layoutPdf([
+      page([run(72, 80, 'Title', 24), run(72, 120, 'Section', 16), run(72, 150, 'Body text here.'), run(72, 162, 'More body text.')]),
+    ]);
     expect(markdown).toBe('# Title\n\n## Section\n\nBody text here. More body text.\n');
     expect(firstHeading).toBe('Title');
   });
 
   it('splits paragraphs at larger vertical gaps', () => {
-    const { markdown } = layoutPdf([page([run(72, 100, 'First one.'), run(72, 112, 'Still first.'), run(72, 140, 'Second.'), run(72, 152, 'Still second.')])]);
+    const { markdown } = layoutPdf([
+      page([run(72, 100, 'First one.'), run(72, 112, 'Still first.'), run(72, 140, 'Second.'), run(72, 152, 'Still second.')]),
+    ]);
     expect(markdown).toBe('First one. Still first.\n\nSecond. Still second.\n');
   });
 
@@ -47,7 +58,10 @@ describe('layoutPdf', () => {
 
 describe('layoutPdf across pages', () => {
   it('continues a sentence over a page break, the marker after the paragraph', () => {
-    const { markdown } = layoutPdf([page([run(72, 100, 'Intro.'), run(72, 130, 'This sentence runs over')]), page([run(72, 100, 'the page break.'), run(72, 130, 'Next one.')])]);
+    const { markdown } = layoutPdf([
+      page([run(72, 100, 'Intro.'), run(72, 130, 'This sentence runs over')]),
+      page([run(72, 100, 'the page break.'), run(72, 130, 'Next one.')]),
+    ]);
     expect(markdown).toBe('Intro.\n\nThis sentence runs over the page break.\n\n<!-- page 2 -->\n\nNext one.\n');
   });
 });
@@ -63,12 +77,16 @@ describe('layoutPdf, fixed-pitch text', () => {
   const mono = (x: number, y: number, text: string): PdfTextItem => ({ ...run(x, y, text), mono: true });
 
   it('keeps a variable-width run glued between fixed-pitch runs inside one code span', () => {
-    const { markdown } = layoutPdf([page([run(72, 100, 'Use'), mono(92, 100, '"'), run(97, 100, 'YYMMDD'), mono(127, 100, '"'), run(135, 100, 'here.')])]);
+    const { markdown } = layoutPdf([
+      page([run(72, 100, 'Use'), mono(92, 100, '"'), run(97, 100, 'YYMMDD'), mono(127, 100, '"'), run(135, 100, 'here.')]),
+    ]);
     expect(markdown).toBe('Use `"YYMMDD"` here.\n');
   });
 
   it('makes whole fixed-pitch lines a fenced block with indentation', () => {
-    const { markdown } = layoutPdf([page([run(72, 100, 'Example:'), mono(72, 116, 'if (x) {'), mono(84, 128, 'y();'), mono(72, 140, '}'), run(72, 170, 'Done.')])]);
+    const { markdown } = layoutPdf([
+      page([run(72, 100, 'Example:'), mono(72, 116, 'if (x) {'), mono(84, 128, 'y();'), mono(72, 140, '}'), run(72, 170, 'Done.')]),
+    ]);
     expect(markdown).toBe('Example:\n\n```\nif (x) {\n  y();\n}\n```\n\nDone.\n');
   });
 
@@ -83,9 +101,15 @@ describe('layoutPdf, tables', () => {
 
   it('turns rows of aligned short cells into a GFM table, pipes escaped', () => {
     const items = [run(72, 80, 'Intro paragraph that is long enough to span the page width easily.')];
-    [['Name', 'Qty'], ['a|b', '1'], ['c', '22']].forEach((row, i) => row.forEach((cell, j) => items.push(run(72 + j * 150, 110 + i * 14, cell))));
+    [
+      ['Name', 'Qty'],
+      ['a|b', '1'],
+      ['c', '22'],
+    ].forEach((row, i) => row.forEach((cell, j) => items.push(run(72 + j * 150, 110 + i * 14, cell))));
     const { markdown } = layoutPdf([page(items)]);
-    expect(markdown).toBe('Intro paragraph that is long enough to span the page width easily.\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1 |\n| c | 22 |\n');
+    expect(markdown).toBe(
+      'Intro paragraph that is long enough to span the page width easily.\n\n| Name | Qty |\n| --- | --- |\n| a\\|b | 1 |\n| c | 22 |\n',
+    );
   });
 
   it('keeps aligned fixed-pitch columns as code, spacing preserved', () => {

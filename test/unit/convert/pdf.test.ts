@@ -34,13 +34,28 @@ function makePdf(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
 describe('pdfToMarkdown on generated fixtures', () => {
   it('reads a two-column paper column by column, joining hyphenated words', async () => {
     const { markdown, metadata } = await pdfToMarkdown(fixture('two-column.pdf'));
-    const order = ['# Sparse Attention', '## Abstract', '## 1 Introduction', '## 2 Method', '## 3 Experiments', '## 4 Discussion', '<!-- page 2 -->', '## 5 Conclusion'];
+    const order = [
+      '# Sparse Attention',
+      '## Abstract',
+      '## 1 Introduction',
+      '## 2 Method',
+      '## 3 Experiments',
+      '## 4 Discussion',
+      '<!-- page 2 -->',
+      '## 5 Conclusion',
+    ];
     const positions = order.map((h) => markdown.indexOf(h));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(markdown).toContain('Long documents challenge standard attention because its cost grows quadratically.');
     expect(markdown).not.toMatch(/\p{L}- \p{Ll}/u);
-    expect(metadata).toMatchObject({ title: 'Sparse Attention for Long Documents', author: 'A. Researcher; B. Scientist', language: 'en-GB', page_count: 2, content_type: 'application/pdf' });
+    expect(metadata).toMatchObject({
+      title: 'Sparse Attention for Long Documents',
+      author: 'A. Researcher; B. Scientist',
+      language: 'en-GB',
+      page_count: 2,
+      content_type: 'application/pdf',
+    });
   });
 
   it('reads a 50-page report: heading levels, bullets, no running headers or page numbers', async () => {
@@ -83,11 +98,14 @@ describe('pdfToMarkdown on generated fixtures', () => {
     expect((await pdfToMarkdown(fixture('encrypted-owner-only.pdf'))).markdown).toContain('Anyone can open this file');
   });
 
-  it.each(['corrupted.pdf', 'hostile-deep-nesting.pdf', 'hostile-page-loop.pdf', 'hostile-flate-bomb.pdf'])('%s → EXTRACTION_FAILED, and the next PDF still converts', async (name) => {
-    const err = await failure(pdfToMarkdown(fixture(name)));
-    expect(err.code).toBe('EXTRACTION_FAILED');
-    expect((await pdfToMarkdown(fixture('encrypted-owner-only.pdf'))).markdown).toContain('Anyone');
-  });
+  it.each(['corrupted.pdf', 'hostile-deep-nesting.pdf', 'hostile-page-loop.pdf', 'hostile-flate-bomb.pdf'])(
+    '%s → EXTRACTION_FAILED, and the next PDF still converts',
+    async (name) => {
+      const err = await failure(pdfToMarkdown(fixture(name)));
+      expect(err.code).toBe('EXTRACTION_FAILED');
+      expect((await pdfToMarkdown(fixture('encrypted-owner-only.pdf'))).markdown).toContain('Anyone');
+    },
+  );
 
   it('refuses a decompression bomb before pdf.js inflates it', async () => {
     const err = await failure(pdfToMarkdown(fixture('hostile-flate-bomb.pdf')));
@@ -117,19 +135,31 @@ describe('pdfToMarkdown on generated fixtures', () => {
       doc.font('Helvetica-Bold').fontSize(11).text('Prior work', 72, 170);
       doc.font('Helvetica').fontSize(11).text('What others did.', 72, 190);
     });
-    expect((await pdfToMarkdown(pdf)).markdown).toBe('Opening paragraph of the memo.\n\n## Background\n\nWhy this matters.\n\n### Prior work\n\nWhat others did.\n');
+    expect((await pdfToMarkdown(pdf)).markdown).toBe(
+      'Opening paragraph of the memo.\n\n## Background\n\nWhy this matters.\n\n### Prior work\n\nWhat others did.\n',
+    );
   });
 
   it('ignores rotated text (margin labels, watermarks)', async () => {
     const pdf = await makePdf((doc) => {
       doc.fontSize(12).text('Body text stays.', 72, 72);
-      doc.save().rotate(90, { origin: [300, 400] }).fontSize(40).text('DRAFT', 300, 400).restore();
+      doc
+        .save()
+        .rotate(90, { origin: [300, 400] })
+        .fontSize(40)
+        .text('DRAFT', 300, 400)
+        .restore();
     });
     expect((await pdfToMarkdown(pdf)).markdown).toBe('Body text stays.\n');
   });
 
   it('goes through convertDocument with metadata.content_type and page_count', async () => {
-    const result = await convertDocument({ body: fixture('two-column.pdf'), contentType: 'application/pdf', headers: {}, url: 'https://e.test/p.pdf' });
+    const result = await convertDocument({
+      body: fixture('two-column.pdf'),
+      contentType: 'application/pdf',
+      headers: {},
+      url: 'https://e.test/p.pdf',
+    });
     expect(result.metadata).toMatchObject({ content_type: 'application/pdf', page_count: 2, description: 'A two-column test paper' });
   });
 });
@@ -147,7 +177,10 @@ describe('pdfToMarkdown with a PdfWorkerPool', () => {
       expect((await failure(pdfToMarkdown(fixture('encrypted.pdf'), { pool }))).code).toBe('EXTRACTION_FAILED');
       expect((await failure(pdfToMarkdown(fixture('hostile-flate-bomb.pdf'), { pool }))).code).toBe('EXTRACTION_FAILED');
       expect((await failure(pdfToMarkdown(fixture('report-50.pdf'), { pool, timeoutMs: 1 }))).code).toBe('EXTRACTION_FAILED');
-      const again = await convertDocument({ body: fixture('two-column.pdf'), contentType: 'application/pdf', headers: {}, url: 'https://e.test/p.pdf' }, { pdf: { pool } });
+      const again = await convertDocument(
+        { body: fixture('two-column.pdf'), contentType: 'application/pdf', headers: {}, url: 'https://e.test/p.pdf' },
+        { pdf: { pool } },
+      );
       expect(first.markdown).toBe(oneShot.markdown);
       expect(again.markdown).toBe(oneShot.markdown);
     } finally {
@@ -172,7 +205,9 @@ describe('pdfToMarkdown with a PdfWorkerPool', () => {
   it('runs conversions in parallel on separate workers', async () => {
     const pool = new PdfWorkerPool({ maxIdle: 2 });
     try {
-      const results = await Promise.all(['two-column.pdf', 'report-50.pdf', 'encrypted-owner-only.pdf'].map((f) => pdfToMarkdown(fixture(f), { pool })));
+      const results = await Promise.all(
+        ['two-column.pdf', 'report-50.pdf', 'encrypted-owner-only.pdf'].map((f) => pdfToMarkdown(fixture(f), { pool })),
+      );
       expect(results.map((r) => r.metadata.page_count)).toEqual([2, 50, 1]);
     } finally {
       await pool.close();
@@ -215,7 +250,13 @@ describe('PDF metadata from XMP and the catalog', () => {
 <?xpacket end="w"?>`;
     const result = await pdfToMarkdown(pdfWithXmp(xmp, 'Bonjour le monde'));
     expect(result.markdown).toBe('Bonjour le monde\n');
-    expect(result.metadata).toMatchObject({ title: 'Rapport annuel', author: 'Marie Curie', description: 'Un resume', language: 'fr-CA', page_count: 1 });
+    expect(result.metadata).toMatchObject({
+      title: 'Rapport annuel',
+      author: 'Marie Curie',
+      description: 'Un resume',
+      language: 'fr-CA',
+      page_count: 1,
+    });
   });
 });
 
@@ -224,10 +265,15 @@ describe('pdf.js without its optional canvas package', () => {
     const worker = spawnPdfWorker(256, { forceMatrixStub: true });
     const messages: string[] = [];
     const data = new Uint8Array(fixture('encrypted-owner-only.pdf'));
-    const job = runPdfJob(worker, { data, maxPages: 5, maxStreamBytes: 1 << 26, maxTotalBytes: 1 << 28 }, (msg) => {
-      if (msg.type === 'page') messages.push(msg.items.map((i) => i.text).join(' '));
-      if (msg.type === 'error') messages.push(`error: ${msg.message}`);
-    }, () => messages.push('crash'));
+    const job = runPdfJob(
+      worker,
+      { data, maxPages: 5, maxStreamBytes: 1 << 26, maxTotalBytes: 1 << 28 },
+      (msg) => {
+        if (msg.type === 'page') messages.push(msg.items.map((i) => i.text).join(' '));
+        if (msg.type === 'error') messages.push(`error: ${msg.message}`);
+      },
+      () => messages.push('crash'),
+    );
     try {
       expect(await job.finished).toBe(true);
       expect(messages.join(' ')).toContain('Anyone can open this file');

@@ -74,6 +74,8 @@ describe('pickFormat', () => {
   });
 
   it('names the served type when it differs from the detected one', () => {
-    expect(unsupported(() => pickFormat('application/pdf', GZIP, URL_)).message).toBe('content type application/gzip (served as application/pdf) is not supported');
+    expect(unsupported(() => pickFormat('application/pdf', GZIP, URL_)).message).toBe(
+      'content type application/gzip (served as application/pdf) is not supported',
+    );
   });
 });

@@ -27,7 +27,10 @@ describe('sniffContent', () => {
     [Buffer.concat([Buffer.from('GIF89a'), bytes(1, 0, 1, 0)]), 'image/gif'],
     [Buffer.concat([Buffer.from('RIFF'), bytes(0, 0, 0, 0), Buffer.from('WEBP')]), 'image/webp'],
     [bytes(0x1f, 0x8b, 0x08, 0, 0, 0), 'application/gzip'],
-    [Buffer.concat([bytes(0x50, 0x4b, 0x03, 0x04), Buffer.alloc(26), Buffer.from('word/document.xml')]), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+    [
+      Buffer.concat([bytes(0x50, 0x4b, 0x03, 0x04), Buffer.alloc(26), Buffer.from('word/document.xml')]),
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    ],
     [Buffer.concat([bytes(0x50, 0x4b, 0x03, 0x04), Buffer.alloc(26), Buffer.from('a.txt')]), 'application/zip'],
     [bytes(0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1), 'application/x-ole-storage'],
     [Buffer.concat([Buffer.from('wOF2'), bytes(0, 1, 0, 0)]), 'font/woff2'],

@@ -18,7 +18,8 @@ describe('xmlToMarkdown', () => {
   });
 
   it('reads RSS 1.0 (RDF) items', () => {
-    const xml = '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"><channel><title>C</title></channel><item><title>One</title><link>https://e.test/1</link><dc:date>2026-01-02T00:00:00Z</dc:date></item></rdf:RDF>';
+    const xml =
+      '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/"><channel><title>C</title></channel><item><title>One</title><link>https://e.test/1</link><dc:date>2026-01-02T00:00:00Z</dc:date></item></rdf:RDF>';
     expect(xmlToMarkdown(xml).markdown).toBe('# C\n\n- [One](https://e.test/1) — 2026-01-02\n');
   });
 
@@ -45,7 +46,11 @@ describe('xmlToMarkdown bounds the DOM', () => {
   });
 
   it('keeps a full 50,000-URL sitemap with lastmod, changefreq and priority', () => {
-    const urls = Array.from({ length: 50_000 }, (_, i) => `<url><loc>https://e.test/${i}</loc><lastmod>2026-01-01</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>`).join('');
+    const urls = Array.from(
+      { length: 50_000 },
+      (_, i) =>
+        `<url><loc>https://e.test/${i}</loc><lastmod>2026-01-01</lastmod><changefreq>daily</changefreq><priority>0.5</priority></url>`,
+    ).join('');
     const result = xmlToMarkdown(`<urlset>${urls}</urlset>`);
     expect(result.warnings).toEqual([]);
     expect(result.description).toBe('50000 URLs');

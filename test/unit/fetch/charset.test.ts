@@ -15,7 +15,8 @@ const SAMPLES: Record<string, string> = {
   'iso-8859-7': 'Αυτή είναι μια ελληνική ιστοσελίδα.',
 };
 
-const html = (body: string, head = ''): string => `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
+const html = (body: string, head = ''): string =>
+  `<!doctype html><html><head>${head}<title>t</title></head><body><p>${body}</p></body></html>`;
 
 describe('declared charsets', () => {
   it.each(Object.entries(SAMPLES))('%s from the Content-Type header', (charset, text) => {

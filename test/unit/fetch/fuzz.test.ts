@@ -8,8 +8,23 @@ import { canonicalizeRequestUrl } from '../../../src/fetch/url.js';
 import { memoryCache } from '../../e2e/fetch/helpers.js';
 
 /** Address pool the fake resolver hands out: public and non-public mixed. */
-const POOL = ['93.184.216.34', '10.0.0.1', '127.0.0.1', '169.254.169.254', '::1', 'fd00::1', '2606:4700::1111', '::ffff:10.0.0.1',
-  '64:ff9b::a00:1', '64:ff9b::808:808', '100.64.0.1', '8.8.8.8', '0.0.0.0', '2002:a00:1::1', '192.168.1.1'];
+const POOL = [
+  '93.184.216.34',
+  '10.0.0.1',
+  '127.0.0.1',
+  '169.254.169.254',
+  '::1',
+  'fd00::1',
+  '2606:4700::1111',
+  '::ffff:10.0.0.1',
+  '64:ff9b::a00:1',
+  '64:ff9b::808:808',
+  '100.64.0.1',
+  '8.8.8.8',
+  '0.0.0.0',
+  '2002:a00:1::1',
+  '192.168.1.1',
+];
 
 const u32 = fc.integer({ min: 0, max: 0xffffffff });
 const ipv4Spellings = u32.chain((n) =>
@@ -31,9 +46,23 @@ const names = fc.oneof(fc.domain(), fc.constantFrom('localhost', 'a.internal', '
 const host = fc.oneof(ipv4Spellings, ipv6, mapped, nat64, names, fc.ipV4());
 const scheme = fc.constantFrom('http', 'https', 'HTTP', 'ftp', 'file', 'javascript', 'gopher', 'ws');
 const structured = fc
-  .tuple(scheme, fc.option(fc.constantFrom('user@', 'u:p@', 'a@b@'), { nil: '' }), host, fc.option(fc.integer({ min: 0, max: 70000 }), { nil: undefined }), fc.webPath(), fc.option(fc.webQueryParameters(), { nil: undefined }))
-  .map(([s, cred, h, port, path, q]) => `${s}://${cred}${h}${port === undefined ? '' : `:${port}`}${path}${q === undefined ? '' : `?${q}`}`);
-const anyUrl = fc.oneof(structured, fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.string(), fc.string({ unit: "grapheme", maxLength: 80 }));
+  .tuple(
+    scheme,
+    fc.option(fc.constantFrom('user@', 'u:p@', 'a@b@'), { nil: '' }),
+    host,
+    fc.option(fc.integer({ min: 0, max: 70000 }), { nil: undefined }),
+    fc.webPath(),
+    fc.option(fc.webQueryParameters(), { nil: undefined }),
+  )
+  .map(
+    ([s, cred, h, port, path, q]) => `${s}://${cred}${h}${port === undefined ? '' : `:${port}`}${path}${q === undefined ? '' : `?${q}`}`,
+  );
+const anyUrl = fc.oneof(
+  structured,
+  fc.webUrl({ withQueryParameters: true, withFragments: true }),
+  fc.string(),
+  fc.string({ unit: 'grapheme', maxLength: 80 }),
+);
 
 function hashPick(host: string): string {
   let h = 0;

@@ -46,7 +46,10 @@ describe('code-host blob → raw rewrites', () => {
     ['https://gitlab.com/g/sub/p/-/blob/dev/src/a.ts', 'https://gitlab.com/g/sub/p/-/raw/dev/src/a.ts'],
     ['https://gitlab.example.org/g/p/-/blob/main/x.md', 'https://gitlab.example.org/g/p/-/raw/main/x.md'],
     ['https://bitbucket.org/ws/repo/src/main/README.md', 'https://bitbucket.org/ws/repo/raw/main/README.md'],
-    ['https://codeberg.org/forgejo/forgejo/src/branch/forgejo/README.md', 'https://codeberg.org/forgejo/forgejo/raw/branch/forgejo/README.md'],
+    [
+      'https://codeberg.org/forgejo/forgejo/src/branch/forgejo/README.md',
+      'https://codeberg.org/forgejo/forgejo/raw/branch/forgejo/README.md',
+    ],
     ['https://codeberg.org/o/r/src/commit/abc123/a/b.txt', 'https://codeberg.org/o/r/raw/commit/abc123/a/b.txt'],
     ['https://codeberg.org/o/r/src/tag/v1/a.txt', 'https://codeberg.org/o/r/raw/tag/v1/a.txt'],
     ['https://gitea.com/o/r/src/branch/main/a.md', 'https://gitea.com/o/r/raw/branch/main/a.md'],

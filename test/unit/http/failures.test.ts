@@ -32,13 +32,22 @@ async function appWith(fetcher: Fetcher, wrap: (s: Stores) => Stores = (s) => s)
   });
   const { apiKey, account } = await createAccount({ stores: real, now: () => NOW, randomBytes }, { plan: 'starter' });
   const read = () =>
-    app.inject({ method: 'POST', url: '/v1/read', headers: { authorization: `Bearer ${apiKey}` }, payload: { url: 'https://example.com/a' } });
+    app.inject({
+      method: 'POST',
+      url: '/v1/read',
+      headers: { authorization: `Bearer ${apiKey}` },
+      payload: { url: 'https://example.com/a' },
+    });
   return { app, real, read, accountId: account.id };
 }
 
 describe('failures inside a billable call', () => {
   it('an unexpected exception is INTERNAL_ERROR 500 without a stack, refunded, slot released', async () => {
-    const boom: Fetcher = { fetch: async () => { throw new TypeError('secret internal detail at /srv/app.js:12'); } };
+    const boom: Fetcher = {
+      fetch: async () => {
+        throw new TypeError('secret internal detail at /srv/app.js:12');
+      },
+    };
     const { read, real, accountId } = await appWith(boom);
     const res = await read();
     expect(res.statusCode).toBe(500);
@@ -52,10 +61,19 @@ describe('failures inside a billable call', () => {
   });
 
   it('a store outage before the charge is SERVICE_UNAVAILABLE 503 and charges nothing', async () => {
-    const ok: Fetcher = { fetch: async () => { throw new Error('must not fetch'); } };
+    const ok: Fetcher = {
+      fetch: async () => {
+        throw new Error('must not fetch');
+      },
+    };
     const { read, real, accountId } = await appWith(ok, (s) => ({
       ...s,
-      ledger: { ...s.ledger, charge: async () => { throw new ServiceError('SERVICE_UNAVAILABLE', 'the store is down'); } },
+      ledger: {
+        ...s.ledger,
+        charge: async () => {
+          throw new ServiceError('SERVICE_UNAVAILABLE', 'the store is down');
+        },
+      },
     }));
     const res = await read();
     expect(res.statusCode).toBe(503);
@@ -65,7 +83,11 @@ describe('failures inside a billable call', () => {
   });
 
   it('a refund that fails twice is retried and still lands exactly once', async () => {
-    const notFound: Fetcher = { fetch: async () => { throw new ServiceError('URL_NOT_FOUND'); } };
+    const notFound: Fetcher = {
+      fetch: async () => {
+        throw new ServiceError('URL_NOT_FOUND');
+      },
+    };
     let failures = 2;
     const { read, real, accountId } = await appWith(notFound, (s) => ({
       ...s,
@@ -84,10 +106,19 @@ describe('failures inside a billable call', () => {
   });
 
   it('a slot store outage is SERVICE_UNAVAILABLE and nothing is charged', async () => {
-    const never: Fetcher = { fetch: async () => { throw new Error('must not fetch'); } };
+    const never: Fetcher = {
+      fetch: async () => {
+        throw new Error('must not fetch');
+      },
+    };
     const { read, real, accountId } = await appWith(never, (s) => ({
       ...s,
-      slots: { ...s.slots, acquire: async () => { throw new ServiceError('SERVICE_UNAVAILABLE', 'redis down'); } },
+      slots: {
+        ...s.slots,
+        acquire: async () => {
+          throw new ServiceError('SERVICE_UNAVAILABLE', 'redis down');
+        },
+      },
     }));
     const res = await read();
     expect(res.statusCode).toBe(503);
@@ -95,8 +126,17 @@ describe('failures inside a billable call', () => {
   });
 
   it('readiness reports an unreachable store', async () => {
-    const never: Fetcher = { fetch: async () => { throw new Error('must not fetch'); } };
-    const { app } = await appWith(never, (s) => ({ ...s, ping: async () => { throw new Error('ECONNREFUSED'); } }));
+    const never: Fetcher = {
+      fetch: async () => {
+        throw new Error('must not fetch');
+      },
+    };
+    const { app } = await appWith(never, (s) => ({
+      ...s,
+      ping: async () => {
+        throw new Error('ECONNREFUSED');
+      },
+    }));
     const res = await app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(503);
     expect(res.json().code).toBe('SERVICE_UNAVAILABLE');

@@ -74,4 +74,3 @@ describe('OpenAPI document, routes, error registry and docs/errors.md agree', ()
     expect(documented).toEqual(registry);
   });
 });
-

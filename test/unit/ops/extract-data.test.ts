@@ -20,12 +20,18 @@ describe('extractData', () => {
       '<script type="application/ld+json">{"@context":"c","@graph":[{"@type":"A"},{"@context":"d","@type":"B"},3]}</script>' +
       '<script type="application/ld+json">"just a string"</script><script type="application/ld+json">{nope</script>' +
       '<script type="text/javascript">{"@type":"NotLd"}</script>';
-    expect(run(html).json_ld).toEqual([{ '@context': 'c', '@type': 'A' }, { '@context': 'd', '@type': 'B' }]);
+    expect(run(html).json_ld).toEqual([
+      { '@context': 'c', '@type': 'A' },
+      { '@context': 'd', '@type': 'B' },
+    ]);
   });
 
   it('fields: text collapsed, URL attributes absolute, other attributes raw, first non-null match', () => {
     const html = '<a class="x">no href</a><a class="x" href="../c?q=1">  C  </a><div data-id=" 7 ">t</div>';
-    expect(run(html, { href: { selector: 'a.x', attr: 'href' }, text: { selector: 'a.x', all: true }, id: { selector: 'div', attr: 'data-id' } }).fields).toEqual({
+    expect(
+      run(html, { href: { selector: 'a.x', attr: 'href' }, text: { selector: 'a.x', all: true }, id: { selector: 'div', attr: 'data-id' } })
+        .fields,
+    ).toEqual({
       href: 'https://site.example/c?q=1',
       text: ['no href', 'C'],
       id: '7',

@@ -18,12 +18,16 @@ describe('sitemap parsing', () => {
   });
 
   it('sitemap index, namespaced tags, and a truncated file keeps the complete entries', () => {
-    const xml = '<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://e.com/1.xml.gz</sm:loc></sm:sitemap><sm:sitemap><sm:loc>https://e.com/2';
+    const xml =
+      '<sm:sitemapindex xmlns:sm="x"><sm:sitemap><sm:loc>https://e.com/1.xml.gz</sm:loc></sm:sitemap><sm:sitemap><sm:loc>https://e.com/2';
     expect(parseSitemap(xml)).toEqual({ kind: 'index', entries: [{ loc: 'https://e.com/1.xml.gz' }] });
   });
 
   it('plain-text sitemaps list absolute URLs one per line', () => {
-    expect(parseSitemap('https://e.com/a\n\nnot a url\r\nhttp://e.com/b \n/relative\n').entries).toEqual([{ loc: 'https://e.com/a' }, { loc: 'http://e.com/b' }]);
+    expect(parseSitemap('https://e.com/a\n\nnot a url\r\nhttp://e.com/b \n/relative\n').entries).toEqual([
+      { loc: 'https://e.com/a' },
+      { loc: 'http://e.com/b' },
+    ]);
   });
 
   it('xmlText decodes numeric references and leaves unknown ones', () => {
@@ -70,7 +74,11 @@ describe('globs, filters and BM25', () => {
       { url: 'https://e.com/docs/intro' },
       { url: 'https://e.com/blog/api' },
     ];
-    expect(rankByRelevance(items, 'api guide').map((i) => i.url)).toEqual(['https://e.com/docs/guide', 'https://e.com/docs/api', 'https://e.com/blog/api']);
+    expect(rankByRelevance(items, 'api guide').map((i) => i.url)).toEqual([
+      'https://e.com/docs/guide',
+      'https://e.com/docs/api',
+      'https://e.com/blog/api',
+    ]);
     expect(rankByRelevance(items, '   ')).toEqual(items);
     expect(rankByRelevance(items, 'nothing')).toEqual([]);
   });
@@ -95,7 +103,8 @@ describe('mapSite time budget', () => {
         body: Buffer.from('<a href="/one">One</a>'),
       }),
       fetchResource: async (url, opts): Promise<FetchedResource> => {
-        if (url.endsWith('/robots.txt')) return { url, status: 404, headers: {}, contentType: null, body: Buffer.alloc(0), truncated: false };
+        if (url.endsWith('/robots.txt'))
+          return { url, status: 404, headers: {}, contentType: null, body: Buffer.alloc(0), truncated: false };
         return hang(opts?.signal);
       },
     };
@@ -110,13 +119,22 @@ describe('mapSite time budget', () => {
 
   it('keeps at most maxCollected URLs and never fetches sitemap files of another site', async () => {
     const fetched: string[] = [];
-    const res = (url: string, status: number, body: string): FetchedResource => ({ url, status, headers: {}, contentType: null, body: Buffer.from(body), truncated: false });
+    const res = (url: string, status: number, body: string): FetchedResource => ({
+      url,
+      status,
+      headers: {},
+      contentType: null,
+      body: Buffer.from(body),
+      truncated: false,
+    });
     const fetcher: Fetcher & ResourceFetcher = {
       fetch: async (url) => ({ url, status: 200, headers: {}, contentType: 'text/plain', body: Buffer.from('not html') }),
       fetchResource: async (url) => {
         fetched.push(url);
-        if (url === 'https://www.e.com/robots.txt') return res(url, 200, 'Sitemap: https://cdn.other.com/s.xml\nSitemap: https://docs.e.com/s.xml\n');
-        if (url === 'https://docs.e.com/s.xml') return res(url, 200, ['a', 'b', 'c', 'd', 'e'].map((x) => `https://docs.e.com/${x}`).join('\n'));
+        if (url === 'https://www.e.com/robots.txt')
+          return res(url, 200, 'Sitemap: https://cdn.other.com/s.xml\nSitemap: https://docs.e.com/s.xml\n');
+        if (url === 'https://docs.e.com/s.xml')
+          return res(url, 200, ['a', 'b', 'c', 'd', 'e'].map((x) => `https://docs.e.com/${x}`).join('\n'));
         return res(url, 404, '');
       },
     };

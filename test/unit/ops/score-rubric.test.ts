@@ -62,9 +62,8 @@ describe('score rubric', () => {
   });
 
   it('reads Sitemap lines of robots.txt in any case, relative ones resolved', () => {
-    expect(sitemapLines('User-agent: *\nSITEMAP: /a.xml\nsitemap:https://x.example/b.xml.gz # c\nSitemap: ftp://x/y\n', 'https://e.example')).toEqual([
-      'https://e.example/a.xml',
-      'https://x.example/b.xml.gz',
-    ]);
+    expect(
+      sitemapLines('User-agent: *\nSITEMAP: /a.xml\nsitemap:https://x.example/b.xml.gz # c\nSitemap: ftp://x/y\n', 'https://e.example'),
+    ).toEqual(['https://e.example/a.xml', 'https://x.example/b.xml.gz']);
   });
 });

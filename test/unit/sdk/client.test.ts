@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrentLimitError, ConnectionError, type FetchLike, PithClient, type RetryInfo, ServiceUnavailableError } from '../../../packages/sdk/src/index.js';
+import {
+  ConcurrentLimitError,
+  ConnectionError,
+  type FetchLike,
+  PithClient,
+  type RetryInfo,
+  ServiceUnavailableError,
+} from '../../../packages/sdk/src/index.js';
 
 /** A fetch that answers from a list and records what it was asked. */
 function scripted(answers: Array<() => Response>) {
@@ -13,8 +20,10 @@ function scripted(answers: Array<() => Response>) {
   return { fetch, calls };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => () =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 describe('PithClient (scripted fetch)', () => {
   it('sends the key, JSON body and request id to baseUrl without a doubled slash', async () => {
@@ -34,7 +43,12 @@ describe('PithClient (scripted fetch)', () => {
       json(200, { status: 'success', url: 'u', markdown: 'm' }),
     ]);
     const retries: RetryInfo[] = [];
-    const client = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch, retry: { baseDelayMs: 1, onRetry: (i) => void retries.push(i) } });
+    const client = new PithClient({
+      baseUrl: 'http://pith.test',
+      apiKey: 'k',
+      fetch,
+      retry: { baseDelayMs: 1, onRetry: (i) => void retries.push(i) },
+    });
     const result = await client.read('http://example.test/');
     expect(result.markdown).toBe('m');
     expect(calls).toHaveLength(2);

@@ -92,8 +92,14 @@ type _x = Assert<[{ url: number }] extends [Sdk.ReadRequest] ? true : false>;
     const file = join(dir, 'bad.mts');
     writeFileSync(file, bad);
     const program = ts.createProgram([file], {
-      strict: true, noEmit: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'], types: [], skipLibCheck: true,
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      skipLibCheck: true,
     });
     expect(ts.getPreEmitDiagnostics(program).length).toBeGreaterThan(0);
   });

@@ -12,12 +12,15 @@ describe('language', () => {
   });
 
   it('detects the language of the text when nothing declares it', () => {
-    expect(detectLanguage('Les ventes de vélos électriques aux plus de soixante ans ont doublé en trois ans, selon la fédération.')).toBe('fr');
+    expect(detectLanguage('Les ventes de vélos électriques aux plus de soixante ans ont doublé en trois ans, selon la fédération.')).toBe(
+      'fr',
+    );
     expect(detectLanguage('short')).toBeNull();
   });
 
   it('uses <html lang>, then Content-Language, then detection', () => {
-    const body = '<body><article><p>Der schnelle braune Fuchs springt über den faulen Hund, und die Wirtschaft wächst weiter.</p></article></body>';
+    const body =
+      '<body><article><p>Der schnelle braune Fuchs springt über den faulen Hund, und die Wirtschaft wächst weiter.</p></article></body>';
     expect(htmlToMarkdown(`<html lang="pt-br">${body}</html>`, 'https://x.test/').metadata.language).toBe('pt-BR');
     expect(htmlToMarkdown(`<html>${body}</html>`, 'https://x.test/', { contentLanguage: 'nl' }).metadata.language).toBe('nl');
     expect(htmlToMarkdown(`<html>${body}</html>`, 'https://x.test/').metadata.language).toBe('de');

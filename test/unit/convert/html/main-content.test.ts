@@ -3,12 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { findFirst, parseHtml } from '../../../../src/convert/html/dom.js';
 import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
 import {
-  FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELYS, FLAG_WEIGHT_CLASSES, extractMainContent,
+  FLAG_CLEAN_CONDITIONALLY,
+  FLAG_STRIP_UNLIKELYS,
+  FLAG_WEIGHT_CLASSES,
+  extractMainContent,
 } from '../../../../src/convert/html/main-content.js';
 import { prepareDocument } from '../../../../src/convert/html/prepare.js';
 
 const P = (n: number, word = 'story'): string =>
-  Array.from({ length: n }, (_, i) => `<p>Paragraph ${i} of the ${word}, with enough words in it, and commas, to count as real prose for scoring purposes.</p>`).join('');
+  Array.from(
+    { length: n },
+    (_, i) => `<p>Paragraph ${i} of the ${word}, with enough words in it, and commas, to count as real prose for scoring purposes.</p>`,
+  ).join('');
 
 function extract(html: string, flags?: number) {
   const doc = parseHtml(html);
@@ -43,7 +49,8 @@ describe('main content', () => {
   });
 
   it('keeps repeated author lines of a thread but drops a single article byline', () => {
-    const post = (n: number) => `<div class="post"><div class="author">user${n}</div><p>Post number ${n} says something useful, with details, and more words to count.</p></div>`;
+    const post = (n: number) =>
+      `<div class="post"><div class="author">user${n}</div><p>Post number ${n} says something useful, with details, and more words to count.</p></div>`;
     const thread = htmlToMarkdown(`<body><div id="thread">${[1, 2, 3, 4].map(post).join('')}</div></body>`, 'https://x.test/').markdown;
     expect(thread).toContain('user1');
     expect(thread).toContain('user4');
@@ -56,7 +63,9 @@ describe('main content', () => {
 
   it('reports its attempts and climbs the ladder when the first rung finds too little', () => {
     // Everything sits in an "unlikely" container; only later rungs find it.
-    const r = extract(`<body><div class="comments">${P(6)}</div><div class="sidebar">${P(6, 'x')}</div><div class="menu">${P(6, 'y')}</div></body>`);
+    const r = extract(
+      `<body><div class="comments">${P(6)}</div><div class="sidebar">${P(6, 'x')}</div><div class="menu">${P(6, 'y')}</div></body>`,
+    );
     expect(r.attempts.length).toBeGreaterThan(1);
     expect(r.attempts[0]?.flags).toBe(FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY);
     expect(r.textLength).toBeGreaterThan(500);
@@ -69,8 +78,14 @@ describe('main content', () => {
   });
 
   it('keeps every item of a listing', () => {
-    const items = Array.from({ length: 8 }, (_, i) => `<li><a href="/p/${i}"><h3>Product ${i}</h3></a><p>A short description of product ${i}, with a price.</p></li>`).join('');
-    const out = htmlToMarkdown(`<body><header><nav><a href="/">Home</a></nav></header><main><h1>Shop</h1><ul class="grid">${items}</ul></main></body>`, 'https://x.test/').markdown;
+    const items = Array.from(
+      { length: 8 },
+      (_, i) => `<li><a href="/p/${i}"><h3>Product ${i}</h3></a><p>A short description of product ${i}, with a price.</p></li>`,
+    ).join('');
+    const out = htmlToMarkdown(
+      `<body><header><nav><a href="/">Home</a></nav></header><main><h1>Shop</h1><ul class="grid">${items}</ul></main></body>`,
+      'https://x.test/',
+    ).markdown;
     for (let i = 0; i < 8; i++) expect(out).toContain(`[Product ${i}](https://x.test/p/${i})`);
   });
 

@@ -37,7 +37,9 @@ describe('markdown writer: blocks', () => {
   });
 
   it('renders GFM task lists', () => {
-    expect(md('<ul><li><input type="checkbox" checked> done</li><li><input type="checkbox"> todo</li></ul>')).toBe('- [x] done\n- [ ] todo\n');
+    expect(md('<ul><li><input type="checkbox" checked> done</li><li><input type="checkbox"> todo</li></ul>')).toBe(
+      '- [x] done\n- [ ] todo\n',
+    );
   });
 });
 
@@ -63,7 +65,8 @@ describe('markdown writer: code', () => {
   });
 
   it('joins span-per-token highlighting without losing spaces or newlines', () => {
-    const html = '<pre class="language-js"><code><span class="k">const</span> <span class="n">a</span> <span class="o">=</span> <span class="m">1</span>;\n<span class="k">let</span> b;</code></pre>';
+    const html =
+      '<pre class="language-js"><code><span class="k">const</span> <span class="n">a</span> <span class="o">=</span> <span class="m">1</span>;\n<span class="k">let</span> b;</code></pre>';
     expect(md(html)).toBe('```js\nconst a = 1;\nlet b;\n```\n');
   });
 
@@ -110,7 +113,9 @@ describe('markdown writer: tables', () => {
 
   it('unwraps layout tables', () => {
     expect(md('<table role="presentation"><tr><td><p>Left</p></td><td><p>Right</p></td></tr></table>')).toBe('Left\n\nRight\n');
-    expect(md('<table><tr><td><h2>Head</h2><p>Body</p></td><td>side</td></tr><tr><td>a</td><td>b</td></tr></table>')).toBe('## Head\n\nBody\n\nside\n\na\n\nb\n');
+    expect(md('<table><tr><td><h2>Head</h2><p>Body</p></td><td>side</td></tr><tr><td>a</td><td>b</td></tr></table>')).toBe(
+      '## Head\n\nBody\n\nside\n\na\n\nb\n',
+    );
   });
 });
 
@@ -132,7 +137,9 @@ describe('markdown writer: inline', () => {
   });
 
   it('writes emphasis, strikethrough, sup and sub', () => {
-    expect(md('<p><strong>b</strong> <em>i</em> <del>d</del> x<sup>2</sup> H<sub>2</sub>O</p>')).toBe('**b** *i* ~~d~~ x<sup>2</sup> H<sub>2</sub>O\n');
+    expect(md('<p><strong>b</strong> <em>i</em> <del>d</del> x<sup>2</sup> H<sub>2</sub>O</p>')).toBe(
+      '**b** *i* ~~d~~ x<sup>2</sup> H<sub>2</sub>O\n',
+    );
   });
 
   it('moves spaces and line breaks outside emphasis markers', () => {

@@ -4,30 +4,88 @@ import { isServiceError } from '../../../../src/errors.js';
 import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
 
 /** Random HTML: a tree of real tags, attributes that matter to us, text with markup characters. */
-const TAGS = ['div', 'p', 'span', 'a', 'ul', 'ol', 'li', 'table', 'tr', 'td', 'th', 'pre', 'code', 'h1', 'h2', 'blockquote', 'em', 'strong',
-  'img', 'br', 'script', 'style', 'math', 'sup', 'dl', 'dt', 'dd', 'details', 'summary', 'nav', 'article', 'main', 'section', 'noscript', 'svg', 'template'];
-const ATTRS = ['class="content"', 'class="sidebar"', 'class="language-js"', 'href="/x"', 'href="javascript:x()"', 'src="data:x"',
-  'srcset="a.png 1x, b.png 2x"', 'hidden', 'style="display:none"', 'colspan="3"', 'start="5"', 'aria-hidden="true"', 'id="root"'];
+const TAGS = [
+  'div',
+  'p',
+  'span',
+  'a',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'tr',
+  'td',
+  'th',
+  'pre',
+  'code',
+  'h1',
+  'h2',
+  'blockquote',
+  'em',
+  'strong',
+  'img',
+  'br',
+  'script',
+  'style',
+  'math',
+  'sup',
+  'dl',
+  'dt',
+  'dd',
+  'details',
+  'summary',
+  'nav',
+  'article',
+  'main',
+  'section',
+  'noscript',
+  'svg',
+  'template',
+];
+const ATTRS = [
+  'class="content"',
+  'class="sidebar"',
+  'class="language-js"',
+  'href="/x"',
+  'href="javascript:x()"',
+  'src="data:x"',
+  'srcset="a.png 1x, b.png 2x"',
+  'hidden',
+  'style="display:none"',
+  'colspan="3"',
+  'start="5"',
+  'aria-hidden="true"',
+  'id="root"',
+];
 const SECRET = 'SECRET_SCRIPT_PAYLOAD';
 
-const text = fc.string({ unit: fc.constantFrom('a', ' ', '*', '_', '`', '|', '#', '<', '>', '&', '\n', 'é', '😀', '\u0000', '\ud800', '[', ']', '$'), maxLength: 20 });
+const text = fc.string({
+  unit: fc.constantFrom('a', ' ', '*', '_', '`', '|', '#', '<', '>', '&', '\n', 'é', '😀', '\u0000', '\ud800', '[', ']', '$'),
+  maxLength: 20,
+});
 const node: fc.Memo<string> = fc.memo((depth) =>
   depth <= 1
     ? text
     : fc.oneof(
         text,
-        fc.record({
-          tag: fc.constantFrom(...TAGS),
-          attrs: fc.array(fc.constantFrom(...ATTRS), { maxLength: 2 }),
-          kids: fc.array(node(depth - 1), { maxLength: 4 }),
-          close: fc.boolean(),
-        }).map(({ tag, attrs, kids, close }) => {
-          const inner = tag === 'script' ? `var s = "${SECRET}";` : kids.join('');
-          return `<${tag}${attrs.length ? ` ${attrs.join(' ')}` : ''}>${inner}${close || tag === 'script' ? `</${tag}>` : ''}`;
-        }),
+        fc
+          .record({
+            tag: fc.constantFrom(...TAGS),
+            attrs: fc.array(fc.constantFrom(...ATTRS), { maxLength: 2 }),
+            kids: fc.array(node(depth - 1), { maxLength: 4 }),
+            close: fc.boolean(),
+          })
+          .map(({ tag, attrs, kids, close }) => {
+            const inner = tag === 'script' ? `var s = "${SECRET}";` : kids.join('');
+            return `<${tag}${attrs.length ? ` ${attrs.join(' ')}` : ''}>${inner}${close || tag === 'script' ? `</${tag}>` : ''}`;
+          }),
       ),
 );
-const page = fc.oneof(node(6), fc.string({ maxLength: 200 }), fc.array(node(5), { maxLength: 6 }).map((parts) => `<html><body>${parts.join('')}</body></html>`));
+const page = fc.oneof(
+  node(6),
+  fc.string({ maxLength: 200 }),
+  fc.array(node(5), { maxLength: 6 }).map((parts) => `<html><body>${parts.join('')}</body></html>`),
+);
 
 describe('property: any HTML', () => {
   it('never throws (except EXTRACTION_FAILED), gives valid UTF-8 and no script content', () => {

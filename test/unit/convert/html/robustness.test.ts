@@ -64,7 +64,10 @@ describe('robustness', () => {
   });
 
   it('tolerates a malformed base URL and odd links', () => {
-    const r = htmlToMarkdown('<base href="http://[bad"><article><p>Text long enough to count as content here, really, yes.</p><a href="http://[::1">x</a></article>', 'not a url');
+    const r = htmlToMarkdown(
+      '<base href="http://[bad"><article><p>Text long enough to count as content here, really, yes.</p><a href="http://[::1">x</a></article>',
+      'not a url',
+    );
     expect(r.markdown).toContain('Text long enough');
   });
 });

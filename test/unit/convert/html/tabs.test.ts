@@ -4,7 +4,8 @@ import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
 const BASE = 'https://docs.example.com/guide';
 const PROSE =
   '<p>This guide shows every supported way to install and call the client, one tab per tool or language, so that each reader finds the commands for their own setup quickly.</p>';
-const md = (inner: string): string => htmlToMarkdown(`<html><body><main><article>${PROSE}${inner}${PROSE}</article></main></body></html>`, BASE).markdown;
+const md = (inner: string): string =>
+  htmlToMarkdown(`<html><body><main><article>${PROSE}${inner}${PROSE}</article></main></body></html>`, BASE).markdown;
 
 describe('tab sets', () => {
   it('pairs ARIA tabs with panels by position when nothing links them', () => {
@@ -35,7 +36,9 @@ describe('tab sets', () => {
         '<div role="tabpanel"><div><ul role="tablist"><li role="tab">x64</li><li role="tab">arm64</li></ul><div role="tabpanel"><pre>linux x64 build</pre></div><div role="tabpanel"><pre>linux arm64 build</pre></div></div></div>' +
         '<div role="tabpanel"><pre>universal mac build</pre></div></div>',
     );
-    expect(out).toContain('**Linux**\n\n**x64**\n\n```\nlinux x64 build\n```\n\n**arm64**\n\n```\nlinux arm64 build\n```\n\n**macOS**\n\n```\nuniversal mac build\n```');
+    expect(out).toContain(
+      '**Linux**\n\n**x64**\n\n```\nlinux x64 build\n```\n\n**arm64**\n\n```\nlinux arm64 build\n```\n\n**macOS**\n\n```\nuniversal mac build\n```',
+    );
   });
 
   it('uses radio labels once, as panel titles, and ignores labels of other inputs', () => {
@@ -51,7 +54,9 @@ describe('tab sets', () => {
 
   it('does not turn long "labels" into titles', () => {
     const long = 'x'.repeat(120);
-    const out = md(`<div><ul role="tablist"><li role="tab">${long}</li><li role="tab">B</li></ul><div role="tabpanel"><pre>panel a</pre></div><div role="tabpanel"><pre>panel b</pre></div></div>`);
+    const out = md(
+      `<div><ul role="tablist"><li role="tab">${long}</li><li role="tab">B</li></ul><div role="tabpanel"><pre>panel a</pre></div><div role="tabpanel"><pre>panel b</pre></div></div>`,
+    );
     expect(out).not.toContain(`**${long}**`);
     expect(out).toContain('**B**\n\n```\npanel b\n```');
   });
