@@ -22,7 +22,7 @@ function page(bytes: number): Buffer {
   const para = '<p>Lorem ipsum dolor sit amet, <a href="/x">consectetur</a> adipiscing elit, sed do eiusmod tempor — café.</p>\n';
   let html = '<!doctype html><html><head><meta charset="utf-8"><title>bench</title></head><body>\n';
   while (Buffer.byteLength(html) < bytes - 20) html += para;
-  return Buffer.from(html.slice(0, bytes - 16) + '</body></html>\n');
+  return Buffer.from(`${html.slice(0, bytes - 16)}</body></html>\n`);
 }
 
 function memoryCache(): CacheStore {
@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
   };
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL(`./results/fetch-${Date.now()}.json`, import.meta.url), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(new URL(`./results/fetch-${Date.now()}.json`, import.meta.url), `${JSON.stringify(result, null, 2)}\n`);
   const f = (n: number, d = 3): string => n.toFixed(d);
   console.log(`| page | pith fetch+decode (ms) | undici request+decode (ms) | ratio median | ratio p10–p90 | overhead |`);
   console.log(`|---|---|---|---|---|---|`);

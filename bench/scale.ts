@@ -20,10 +20,12 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { createAccount } from '../src/billing/accounts.js';
 import { utcPeriod } from '../src/billing/period.js';
-import { openStores, type StoreConfig } from '../src/store/open.js';
+import type { StoreConfig } from '../src/store/open.js';
+import { openStores } from '../src/store/open.js';
 import { startSite } from '../test/helpers/site.js';
 import { deletePrefix, dropSchema } from '../test/store/namespaces.js';
-import { type Instance, startInstance } from '../test/store/instances.js';
+import type { Instance } from '../test/store/instances.js';
+import { startInstance } from '../test/store/instances.js';
 
 interface Setup {
   name: string;

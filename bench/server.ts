@@ -8,7 +8,8 @@
  * Prints a table and writes bench/results/server.json. Targets (issue 3): pith ≥ 30% of the
  * bare route's req/s and p99 ≤ 20 ms at 50 connections.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import autocannon from 'autocannon';

@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Writable } from 'node:stream';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { createIdFactory } from './billing/ids.js';
 import type { Config } from './config.js';

@@ -51,5 +51,5 @@ export function isServiceError(err: unknown): err is ServiceError {
 }
 
 export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
+  return typeof value === 'string' && Object.hasOwn(ERROR_CODES, value);
 }

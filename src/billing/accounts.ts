@@ -2,7 +2,8 @@ import { ServiceError } from '../errors.js';
 import type { Account, ApiKeyRecord, PlanId, Stores } from '../store/types.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { nextPeriodStart, periodStart, utcPeriod } from './period.js';
-import { CREDIT_PACKS, type CreditPackId, PLANS } from './plans.js';
+import type { CreditPackId } from './plans.js';
+import { CREDIT_PACKS, PLANS } from './plans.js';
 
 /** Account administration shared by the admin HTTP API and the CLI. */
 export interface AccountAdminDeps {

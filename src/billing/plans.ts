@@ -30,5 +30,5 @@ export const CREDIT_PACKS = {
 export type CreditPackId = keyof typeof CREDIT_PACKS;
 
 export function isCreditPackId(value: unknown): value is CreditPackId {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CREDIT_PACKS, value);
+  return typeof value === 'string' && Object.hasOwn(CREDIT_PACKS, value);
 }

@@ -10,7 +10,8 @@ import { extractPage } from '../ops/extract.js';
 import { compileFilter } from '../ops/map-rank.js';
 import { MAP_LIMITS, mapSite } from '../ops/map.js';
 import { scoreUrl } from '../ops/score.js';
-import { type ParsedArgs, UsageError } from './args.js';
+import type { ParsedArgs } from './args.js';
+import { UsageError } from './args.js';
 import { createMemoryCache } from './memory-cache.js';
 
 /**

@@ -1,20 +1,15 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
-import {
-  type AccountAdminDeps,
-  addCreditPack,
-  changePlan,
-  createAccount,
-  createKey,
-  describeAccount,
-  revokeKey,
-} from '../billing/accounts.js';
+import type { AccountAdminDeps } from '../billing/accounts.js';
+import { addCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey } from '../billing/accounts.js';
 import { isCreditPackId } from '../billing/plans.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
 import { openStores } from '../store/open.js';
-import { PLAN_IDS, type PlanId } from '../store/types.js';
-import { type ParsedArgs, UsageError, parseArgs, requireOption } from './args.js';
+import type { PlanId } from '../store/types.js';
+import { PLAN_IDS } from '../store/types.js';
+import type { ParsedArgs } from './args.js';
+import { UsageError, parseArgs, requireOption } from './args.js';
 
 /** Commands served by ./client-commands.ts (loaded lazily, like the server). */
 const CLIENT_COMMANDS = new Set(['read', 'score', 'map', 'extract']);

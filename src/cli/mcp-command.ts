@@ -1,5 +1,6 @@
 import { packageVersion } from '../config.js';
-import { type ParsedArgs, UsageError } from './args.js';
+import type { ParsedArgs } from './args.js';
+import { UsageError } from './args.js';
 
 /**
  * `pith mcp --key K [--base-url URL]`: an MCP server on stdio whose tools call a pith

@@ -2,7 +2,8 @@
  * Reading order for one page (see `pdf-layout.ts`): column gutters found from empty
  * vertical strips, then full-width bands in order, each band column by column.
  */
-import { BASELINE_TOLERANCE, type Fragment, maxOf, median, minOf } from './pdf-runs.js';
+import type { Fragment } from './pdf-runs.js';
+import { BASELINE_TOLERANCE, maxOf, median, minOf } from './pdf-runs.js';
 
 /** A fragment placed in reading order: its page and column (-1 = spans all columns). */
 export interface Line extends Fragment {

@@ -10,8 +10,10 @@
  * Coordinates are viewport units: x to the right, y down, y = baseline.
  */
 import { fence } from './markdown.js';
-import { findGutters, orderLines, type Line } from './pdf-columns.js';
-import { buildFragments, dropRunningLines, maxOf, median, minOf, roundSize, type PdfPage } from './pdf-runs.js';
+import type { Line } from './pdf-columns.js';
+import { findGutters, orderLines } from './pdf-columns.js';
+import type { PdfPage } from './pdf-runs.js';
+import { buildFragments, dropRunningLines, maxOf, median, minOf, roundSize } from './pdf-runs.js';
 
 export type { PdfPage, PdfTextItem } from './pdf-runs.js';
 

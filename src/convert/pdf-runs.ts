@@ -114,7 +114,7 @@ function renderParts(parts: Part[]): Pick<Fragment, 'text' | 'md' | 'monoChars' 
     }
     span = null;
   };
-  const isMono = (part: Part | undefined): boolean => part !== undefined && part.mono && /[^.\s]/.test(part.text);
+  const isMono = (part: Part | undefined): boolean => part?.mono === true && /[^.\s]/.test(part.text);
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as Part;
     const gap = part.space && !text.endsWith(' ') && !part.text.startsWith(' ') ? ' ' : '';
@@ -192,9 +192,9 @@ export function median(values: number[]): number {
 }
 
 export function minOf(values: number[]): number {
-  return values.reduce((a, b) => (b < a ? b : a), Infinity);
+  return values.reduce((a, b) => Math.min(b, a), Infinity);
 }
 
 export function maxOf(values: number[]): number {
-  return values.reduce((a, b) => (b > a ? b : a), -Infinity);
+  return values.reduce((a, b) => Math.max(b, a), -Infinity);
 }

@@ -8,9 +8,11 @@
  */
 import { ServiceError } from '../errors.js';
 import { clip } from './markdown.js';
-import { layoutPdf, type PdfOutlineEntry, type PdfPage } from './pdf-layout.js';
+import type { PdfOutlineEntry, PdfPage } from './pdf-layout.js';
+import { layoutPdf } from './pdf-layout.js';
 import type { Worker } from 'node:worker_threads';
-import { runPdfJob, spawnPdfWorker, type PdfWorkerMessage, type PdfWorkerPool } from './pdf-worker.js';
+import type { PdfWorkerMessage, PdfWorkerPool } from './pdf-worker.js';
+import { runPdfJob, spawnPdfWorker } from './pdf-worker.js';
 import type { ConvertResult, DocumentMetadata, Warning } from './types.js';
 
 export interface PdfOptions {

@@ -5,7 +5,8 @@
  */
 import { ServiceError } from '../errors.js';
 import { urlExtension } from './markdown.js';
-import { sniffContent, type Sniffed } from './sniff.js';
+import type { Sniffed } from './sniff.js';
+import { sniffContent } from './sniff.js';
 
 export type Format = 'html' | 'pdf' | 'json' | 'csv' | 'tsv' | 'xml' | 'markdown' | 'text';
 

@@ -1,4 +1,5 @@
-import { Readable, type Transform } from 'node:stream';
+import type { Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createBrotliDecompress, createGunzip, createInflate, createInflateRaw } from 'node:zlib';
 import { destroyBody } from './response.js';
@@ -151,7 +152,10 @@ function readIdentityEvents(source: Readable, maxBytes: number, truncate: boolea
       }
       cleanup();
       destroyBody(source);
-      if (!truncate) return reject(new BodyTooLargeError('raw', maxBytes));
+      if (!truncate) {
+        reject(new BodyTooLargeError('raw', maxBytes));
+        return;
+      }
       chunks.push(chunk.subarray(0, chunk.length - (rawBytes - maxBytes)));
       resolve({ body: Buffer.concat(chunks), rawBytes: maxBytes, truncated: true });
     };

@@ -9,7 +9,7 @@ export function rewriteCodeHostUrl(url: URL): URL | null {
   const rebuild = (newHost: string, parts: string[]): URL => {
     const out = new URL(url.href);
     out.hostname = newHost;
-    out.pathname = '/' + parts.join('/');
+    out.pathname = `/${parts.join('/')}`;
     return out;
   };
 

@@ -2,7 +2,8 @@ import { isIP } from 'node:net';
 import { buildConnector } from 'undici';
 import { ServiceError } from '../errors.js';
 import { parseIp } from './ip.js';
-import { isAllowedPrivate, nonPublicReason, type AllowList } from './ssrf.js';
+import type { AllowList } from './ssrf.js';
+import { isAllowedPrivate, nonPublicReason } from './ssrf.js';
 import type { LookupFn } from './types.js';
 
 /** undici's connector function type. */

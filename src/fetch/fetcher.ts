@@ -4,12 +4,16 @@ import { packageVersion } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { CacheStore } from '../store/types.js';
 import { parseContentEncoding, readBody } from './body.js';
-import { createGuardedConnector, type Connector } from './connector.js';
+import type { Connector } from './connector.js';
+import { createGuardedConnector } from './connector.js';
 import { withDeadline } from './deadline.js';
 import { mapFetchError } from './fetch-errors.js';
-import { discard, lowerHeaders, mediaType, rejectDeclaredOversize, type RawResponse } from './response.js';
-import { createRobotsGate, type RobotsGate } from './robots-gate.js';
-import { parseAllowList, type AllowList } from './ssrf.js';
+import type { RawResponse } from './response.js';
+import { discard, lowerHeaders, mediaType, rejectDeclaredOversize } from './response.js';
+import type { RobotsGate } from './robots-gate.js';
+import { createRobotsGate } from './robots-gate.js';
+import type { AllowList } from './ssrf.js';
+import { parseAllowList } from './ssrf.js';
 import type { FetchedDocument, FetchedResource, Fetcher, FetchOptions, LookupFn, ResourceFetcher, ResourceOptions } from './types.js';
 import { assertPublicHostLiteral, parseHttpUrl } from './url.js';
 import { detectWaf, WAF_BODY_SNIFF_BYTES } from './waf.js';
@@ -143,7 +147,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
     for (let hop = 0; ; hop++) {
       await opts.beforeHop?.(url);
       const res = await exchange(url, opts.headers, opts.signal, opts.method);
-      const location = res.headers['location'];
+      const location = res.headers.location;
       if (res.status < 300 || res.status >= 400 || res.status === 304 || !location) return res;
       if (hop >= opts.maxHops) {
         if (opts.exhausted === 'return') return res;
@@ -170,7 +174,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
 
   async function fetchPage(raw: string, options: FetchOptions, signal: AbortSignal): Promise<FetchedDocument> {
     const start = parseHttpUrl(raw);
-    const headers = requestHeaders(options.headers, options.headers?.['accept'] ?? DEFAULT_ACCEPT);
+    const headers = requestHeaders(options.headers, options.headers?.accept ?? DEFAULT_ACCEPT);
     const res = await follow(start, {
       maxHops: limits.maxRedirects,
       headers,
@@ -220,7 +224,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
     const timeoutMs = opts.timeoutMs ?? limits.totalTimeoutMs;
     const outcome = await withDeadline(timeoutMs, opts.signal, async (signal) => {
       const start = parseHttpUrl(raw);
-      const headers = requestHeaders(opts.headers, opts.headers?.['accept'] ?? '*/*');
+      const headers = requestHeaders(opts.headers, opts.headers?.accept ?? '*/*');
       const res = await follow(start, {
         maxHops: opts.followRedirects ?? 5,
         headers,

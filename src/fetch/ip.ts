@@ -29,7 +29,7 @@ function parseV6(s: string): Uint8Array {
   const last = text.slice(lastColon + 1);
   if (last.includes('.')) {
     const v4 = parseV4(last);
-    text = text.slice(0, lastColon + 1) + '0:0';
+    text = `${text.slice(0, lastColon + 1)}0:0`;
     tail.push(...v4);
   }
   const [head = '', rest] = text.split('::');

@@ -1,6 +1,7 @@
 import { ServiceError } from '../errors.js';
 import type { CacheStore } from '../store/types.js';
-import { isAllowedByRobots, parseRobots, ROBOTS_MAX_BYTES, type RobotsPolicy } from './robots.js';
+import type { RobotsPolicy } from './robots.js';
+import { isAllowedByRobots, parseRobots, ROBOTS_MAX_BYTES } from './robots.js';
 import type { FetchedResource, ResourceOptions } from './types.js';
 
 /** robots.txt answers are kept this long per origin (DESIGN §5). */

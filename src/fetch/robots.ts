@@ -59,7 +59,6 @@ function parseGroups(text: string): Group[] {
       lastWasAgent = false;
       if (!current || value === '') continue;
       current.rules.push({ allow: key === 'allow', pattern: normalizePath(value) });
-      continue;
     }
     // sitemap and unknown keys do not end a run of user-agent lines (RFC 9309 §2.2.4)
   }

@@ -1,4 +1,5 @@
-import { cidrContains, parseCidr, parseIp, type Cidr, type IpAddress } from './ip.js';
+import type { Cidr, IpAddress } from './ip.js';
+import { cidrContains, parseCidr, parseIp } from './ip.js';
 
 /**
  * Which addresses a fetch may connect to. Everything in the IANA IPv4 and IPv6

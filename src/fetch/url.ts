@@ -1,7 +1,8 @@
 import { ServiceError } from '../errors.js';
 import { rewriteCodeHostUrl } from './code-hosts.js';
 import { parseIp } from './ip.js';
-import { isAllowedPrivate, nonPublicReason, parseAllowList, type AllowList } from './ssrf.js';
+import type { AllowList } from './ssrf.js';
+import { isAllowedPrivate, nonPublicReason, parseAllowList } from './ssrf.js';
 
 /** Longer URLs are refused outright; no real page needs more. */
 export const MAX_URL_LENGTH = 8192;

@@ -83,8 +83,7 @@ const DETECTORS: Array<[WafVendor, Detector]> = [
   ],
   [
     'kasada',
-    (r, h) =>
-      BLOCKING(r.status) && (Object.keys(r.headers).some((k) => k.startsWith('x-kpsdk-')) || /KPSDK|\/ips\.js\?|kpsdk/i.test(r.body)),
+    (r) => BLOCKING(r.status) && (Object.keys(r.headers).some((k) => k.startsWith('x-kpsdk-')) || /KPSDK|\/ips\.js\?|kpsdk/i.test(r.body)),
   ],
 ];
 

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type BillingDeps, initialBillingState, withBilling } from '../billing/billed-call.js';
+import type { BillingDeps } from '../billing/billed-call.js';
+import { initialBillingState, withBilling } from '../billing/billed-call.js';
 import type { ChargeHandle } from '../billing/billed-call.js';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';

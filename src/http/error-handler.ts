@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ErrorCode, type ErrorFields, ServiceError, isServiceError } from '../errors.js';
+import type { ErrorCode, ErrorFields } from '../errors.js';
+import { ServiceError, isServiceError } from '../errors.js';
 
 /** Fastify's own request-parsing errors, mapped to registry codes. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {

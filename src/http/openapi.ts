@@ -1,4 +1,5 @@
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { ERROR_CODES } from '../errors.js';
 import {
   batchRequestSchema,
   batchResponseSchema,

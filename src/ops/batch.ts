@@ -1,6 +1,8 @@
-import { type ErrorCode, isServiceError } from '../errors.js';
+import type { ErrorCode } from '../errors.js';
+import { isServiceError } from '../errors.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
-import { type ReadDeps, type ReadResult, readPage } from './read.js';
+import type { ReadDeps, ReadResult } from './read.js';
+import { readPage } from './read.js';
 
 /** Most URLs one batch call takes (spec: 1..100). */
 export const MAX_BATCH_URLS = 100;

@@ -3,7 +3,8 @@ import type { Element } from 'domhandler';
 import { collapseWhitespace, textOf } from '../convert/html/dom.js';
 import { imageSource } from '../convert/html/urls.js';
 import { ServiceError } from '../errors.js';
-import { absoluteHttpUrl, elements, type HtmlPage } from './html-page.js';
+import type { HtmlPage } from './html-page.js';
+import { absoluteHttpUrl, elements } from './html-page.js';
 
 /**
  * Deterministic structured data of an HTML page (no LLM): JSON-LD, OpenGraph/Twitter,
@@ -214,7 +215,7 @@ function fieldValue(all: Element[], field: CompiledField, base: string): FieldVa
   const values: string[] = [];
   for (const el of all) {
     if (!field.query(el)) continue;
-    const value = valueOf(el, field.spec.attr, base);
+    const value = fieldValueOf(el, field.spec.attr, base);
     if (value === null) continue;
     values.push(value);
     if (!field.spec.all || values.length >= EXTRACT_LIMITS.fieldValues) break;
@@ -222,7 +223,7 @@ function fieldValue(all: Element[], field: CompiledField, base: string): FieldVa
   return field.spec.all ? values : (values[0] ?? null);
 }
 
-function valueOf(el: Element, attr: string | undefined, base: string): string | null {
+function fieldValueOf(el: Element, attr: string | undefined, base: string): string | null {
   if (attr === undefined) return collapseWhitespace(textOf(el));
   const name = attr.toLowerCase();
   const raw = el.attribs[name];

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
-import { type CompiledField, type ExtractData, extractData } from './extract-data.js';
+import type { CompiledField, ExtractData } from './extract-data.js';
+import { extractData } from './extract-data.js';
 import { isHtmlType, parsePage } from './html-page.js';
-import { cacheKey, type ReadDeps, readThroughCache } from './read.js';
+import type { ReadDeps } from './read.js';
+import { cacheKey, readThroughCache } from './read.js';
 
 export interface ExtractInput {
   url: string;

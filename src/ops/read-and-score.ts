@@ -1,5 +1,7 @@
-import { cacheKey, convertFetched, openSignal, type ReadDeps, type ReadInput, type ReadResult, readThroughCache } from './read.js';
-import { scoreDocument, type ScoreDeps } from './score.js';
+import type { ReadDeps, ReadInput, ReadResult } from './read.js';
+import { cacheKey, convertFetched, openSignal, readThroughCache } from './read.js';
+import type { ScoreDeps } from './score.js';
+import { scoreDocument } from './score.js';
 import type { Score } from './score-rubric.js';
 
 export interface ReadAndScoreResult extends ReadResult {

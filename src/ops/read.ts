@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { type ConvertOptions, convertDocument } from '../convert/index.js';
+import type { ConvertOptions } from '../convert/index.js';
+import { convertDocument } from '../convert/index.js';
 import type { DocumentMetadata, Warning } from '../convert/types.js';
 import type { FetchedDocument, Fetcher } from '../fetch/types.js';
 import type { CacheStore } from '../store/types.js';

@@ -1,7 +1,8 @@
 import type { Element } from 'domhandler';
 import { collapseWhitespace } from '../convert/html/dom.js';
 import { isAllowedByRobots, parseRobots } from '../fetch/robots.js';
-import { elements, type HtmlPage, visibleText } from './html-page.js';
+import type { HtmlPage } from './html-page.js';
+import { elements, visibleText } from './html-page.js';
 
 /**
  * The agent-readability rubric (docs/score.md): thirteen checks worth 100 points. Pure:

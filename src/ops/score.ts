@@ -2,7 +2,8 @@ import { ServiceError } from '../errors.js';
 import { ROBOTS_MAX_BYTES } from '../fetch/robots.js';
 import type { FetchedDocument, Fetcher, ResourceFetcher, ResourceOptions } from '../fetch/types.js';
 import { isHtmlType, parsePage } from './html-page.js';
-import { computeScore, type ProbeAnswer, type Score } from './score-rubric.js';
+import type { ProbeAnswer, Score } from './score-rubric.js';
+import { computeScore } from './score-rubric.js';
 
 /** One bound shared by every probe of other URLs (robots.txt, llms.txt, sitemap, Markdown). */
 export const PROBE_BUDGET_MS = 8_000;

@@ -1,5 +1,6 @@
 import { openPostgresStores, DEFAULT_PG_SCHEMA } from './postgres/index.js';
-import { openRedisStores, DEFAULT_REDIS_PREFIX, type RedisStores } from './redis/index.js';
+import type { RedisStores } from './redis/index.js';
+import { openRedisStores, DEFAULT_REDIS_PREFIX } from './redis/index.js';
 import { openSqliteStores } from './sqlite/index.js';
 import type { Stores } from './types.js';
 

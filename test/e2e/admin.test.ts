@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, type TestService, startService } from '../helpers/service.js';
+import type { TestService } from '../helpers/service.js';
+import { ADMIN_TOKEN, startService } from '../helpers/service.js';
 
 describe('admin API', () => {
   let svc: TestService;

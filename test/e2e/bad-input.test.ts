@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CallOptions, type TestService, startService } from '../helpers/service.js';
+import type { CallOptions, TestService } from '../helpers/service.js';
+import { startService } from '../helpers/service.js';
 
 interface Case {
   name: string;

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utcPeriod } from '../../src/billing/period.js';
-import { type Site, startSite } from '../helpers/site.js';
-import { type TestService, startService } from '../helpers/service.js';
+import type { Site } from '../helpers/site.js';
+import { startSite } from '../helpers/site.js';
+import type { TestService } from '../helpers/service.js';
+import { startService } from '../helpers/service.js';
 
 const PAGE =
   '<html lang="en"><head><title>Quota page</title></head><body><article><p>Some content that is long enough to read as an article body for the quota tests.</p></article></body></html>';

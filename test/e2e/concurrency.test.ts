@@ -7,8 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOT_TTL_MS } from '../../src/billing/billed-call.js';
 import { utcPeriod } from '../../src/billing/period.js';
 import { openSqliteStores } from '../../src/store/sqlite/index.js';
-import { type Site, startSite } from '../helpers/site.js';
-import { type TestService, startService } from '../helpers/service.js';
+import type { Site } from '../helpers/site.js';
+import { startSite } from '../helpers/site.js';
+import type { TestService } from '../helpers/service.js';
+import { startService } from '../helpers/service.js';
 
 describe('concurrency slots and exact counters under load', () => {
   let site: Site;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Site, startSite } from '../helpers/site.js';
-import { type TestService, startService } from '../helpers/service.js';
+import type { Site } from '../helpers/site.js';
+import { startSite } from '../helpers/site.js';
+import type { TestService } from '../helpers/service.js';
+import { startService } from '../helpers/service.js';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Tide tables explained</title>
 <meta name="description" content="How tide tables are read."></head>

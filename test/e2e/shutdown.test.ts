@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utcPeriod } from '../../src/billing/period.js';
-import { type Site, startSite } from '../helpers/site.js';
-import { type TestService, call, startService } from '../helpers/service.js';
+import type { Site } from '../helpers/site.js';
+import { startSite } from '../helpers/site.js';
+import type { TestService } from '../helpers/service.js';
+import { call, startService } from '../helpers/service.js';
 
 describe('graceful shutdown', () => {
   let site: Site;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HtmlWorkerPool } from '../../src/convert/html-pool.js';
 import { PdfWorkerPool } from '../../src/convert/pdf-worker.js';
-import { type Site, startSite } from '../helpers/site.js';
-import { type TestService, startService } from '../helpers/service.js';
+import type { Site } from '../helpers/site.js';
+import { startSite } from '../helpers/site.js';
+import type { TestService } from '../helpers/service.js';
+import { startService } from '../helpers/service.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Lighthouse rota</title></head><body>
 <main><article><h1>Lighthouse rota</h1><p>Keepers change watch at dusk and at two in the morning, logging the lamp each hour.</p>

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ChargeRequest, LedgerStore } from '../../src/store/types.js';
-import { T0, iso, uid, type ContractContext } from './contract-helpers.js';
+import type { ContractContext } from './contract-helpers.js';
+import { T0, iso, uid } from './contract-helpers.js';
 
 const NOV = '2026-11';
 const DEC = '2026-12';

@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Stores } from '../../src/store/types.js';
-import { T0, iso, uid, type ContractContext } from './contract-helpers.js';
+import type { ContractContext } from './contract-helpers.js';
+import { T0, iso, uid } from './contract-helpers.js';
 import { ledgerContract } from './contract-ledger.js';
 
 export type OpenStores = () => Promise<Stores>;

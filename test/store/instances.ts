@@ -2,7 +2,8 @@
  * Real `pith serve` processes for the multi-instance test and bench/scale.ts: each runs from
  * source (tsx), listens on 127.0.0.1 port 0 and reports its URL on stderr.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

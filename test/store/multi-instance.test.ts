@@ -14,9 +14,11 @@ import { createAccount } from '../../src/billing/accounts.js';
 import { utcPeriod } from '../../src/billing/period.js';
 import { openStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/types.js';
-import { type Site, startSite } from '../helpers/site.js';
+import type { Site } from '../helpers/site.js';
+import { startSite } from '../helpers/site.js';
 import { DATABASE_URL, REDIS_URL, deletePrefix, dropSchema, requireServer, testPrefix, testSchema } from './backends.js';
-import { type Instance, startInstance } from './instances.js';
+import type { Instance } from './instances.js';
+import { startInstance } from './instances.js';
 
 const SUITE = 'multi-instance (PostgreSQL + Redis)';
 const hasPg = requireServer('DATABASE_URL', DATABASE_URL, SUITE);

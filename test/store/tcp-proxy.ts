@@ -1,5 +1,6 @@
 /** A loopback TCP proxy that a test can cut and restore, to play a store going away. */
-import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { Server, Socket } from 'node:net';
+import { createServer, connect } from 'node:net';
 
 export interface TcpProxy {
   port: number;

@@ -1,4 +1,5 @@
-import { ConnectionError, type PithError, errorFromEnvelope } from './errors.js';
+import type { PithError } from './errors.js';
+import { ConnectionError, errorFromEnvelope } from './errors.js';
 import type {
   BatchRequest,
   BatchResponse,

@@ -155,7 +155,7 @@ export function attr(el: Element, name: string): string {
 }
 
 /** Iterative pre-order walk over elements below `root`; `visit` returning false skips the subtree. */
-export function walkElements(root: ParentNode, visit: (el: Element) => boolean | void): void {
+export function walkElements(root: ParentNode, visit: (el: Element) => unknown): void {
   const stack: ChildNode[] = [];
   for (let i = root.children.length - 1; i >= 0; i--) stack.push(root.children[i] as ChildNode);
   while (stack.length > 0) {

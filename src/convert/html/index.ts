@@ -7,7 +7,8 @@ import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
 import { MarkdownWriter } from './markdown.js';
 import { buildMetadata } from './metadata.js';
-import { type Prepared, prepareDocument } from './prepare.js';
+import type { Prepared } from './prepare.js';
+import { prepareDocument } from './prepare.js';
 import { effectiveBase } from './urls.js';
 import { pageWarnings } from './warnings.js';
 

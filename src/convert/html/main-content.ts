@@ -104,9 +104,9 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   for (;;) {
     const unlikely = flags & FLAG_STRIP_UNLIKELYS ? markUnlikely(body, stats, totalText) : new Set<Element>();
     const candidates = scoreParagraphs(body, stats, unlikely, flags);
-    const top = pickTopCandidate(body, candidates, stats);
-    const refined = promoteToLandmark(refineTopCandidate(top, body, candidates, stats), body, stats);
-    const roots = mergeSiblings(refined, body, candidates, stats, flags);
+    const top = pickTopCandidate(body, candidates);
+    const refined = promoteToLandmark(refineTopCandidate(top, body, candidates), body, stats);
+    const roots = mergeSiblings(refined, body, candidates, stats);
     if (opts.debug) {
       for (const [el, sc] of topEntries(candidates, 5))
         opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
@@ -204,7 +204,7 @@ function isUnlikely(el: Element, stats: StatsMap, totalText: number): boolean {
   if (NEVER_UNLIKELY.has(el.name)) return false;
   const role = el.attribs.role;
   const s = stats.get(el);
-  if (s && s.hasMainish) return false;
+  if (s?.hasMainish) return false;
   if (s && totalText > 0 && s.textLen > totalText * UNLIKELY_MAX_TEXT_SHARE) return false;
   if (role !== undefined && PATTERNS.unlikelyRoles.test(role)) return true;
   const ci = classAndId(el);
@@ -332,7 +332,7 @@ function looseText(el: Element, stats: StatsMap): { len: number; commas: number 
   return { len, commas };
 }
 
-function pickTopCandidate(body: Element, cands: Candidates, _stats: StatsMap): Element {
+function pickTopCandidate(body: Element, cands: Candidates): Element {
   let top: Element | null = null;
   let best = -Infinity;
   for (const [el, score] of cands) {
@@ -357,7 +357,7 @@ function topEntries(cands: Candidates, n: number): Array<[Element, number]> {
   return best;
 }
 
-function refineTopCandidate(top: Element, body: Element, cands: Candidates, stats: StatsMap): Element {
+function refineTopCandidate(top: Element, body: Element, cands: Candidates): Element {
   if (top === body) return body;
   const topScore = cands.get(top) ?? 0;
   // Several near-top candidates under one ancestor: the ancestor is the article.
@@ -399,7 +399,6 @@ function refineTopCandidate(top: Element, body: Element, cands: Candidates, stat
     top = p;
     p = p.parent;
   }
-  void stats;
   return top;
 }
 
@@ -420,7 +419,7 @@ function promoteToLandmark(top: Element, body: Element, stats: StatsMap): Elemen
   return top;
 }
 
-function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: StatsMap, _flags: number): Element[] {
+function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: StatsMap): Element[] {
   if (top === body || !isElement(top.parent)) return [top];
   const topScore = cands.get(top) ?? 0;
   const threshold = Math.max(SIBLING_MIN_SCORE, topScore * SIBLING_SCORE_SHARE);

@@ -75,7 +75,7 @@ export function codeLanguage(pre: Element, code: Element | null): string {
     const cls = el.attribs.class;
     if (!cls) continue;
     const m = LANG_CLASS.exec(cls) ?? SOURCE_CODE_CLASS.exec(cls);
-    if (m && m[1]) {
+    if (m?.[1]) {
       const lang = m[1].toLowerCase();
       if (!NOT_A_LANGUAGE.has(lang)) return clean(lang);
     }

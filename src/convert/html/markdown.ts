@@ -442,10 +442,10 @@ export function finishDocument(md: string): string {
     const fenceMatch = raw.includes('```') || raw.includes('~~~') ? /^\s*(`{3,}|~{3,})/.exec(raw) : null;
     if (fence !== null) {
       out.push(raw);
-      if (fenceMatch && fenceMatch[1] && fenceMatch[1].startsWith(fence) && raw.trim() === fenceMatch[1]) fence = null;
+      if (fenceMatch?.[1]?.startsWith(fence) && raw.trim() === fenceMatch[1]) fence = null;
       continue;
     }
-    if (fenceMatch && fenceMatch[1]) fence = fenceMatch[1];
+    if (fenceMatch?.[1]) fence = fenceMatch[1];
     const last = raw.charCodeAt(raw.length - 1);
     const trailingBlank = last === 32 || last === 9;
     const line = !trailingBlank || (raw.endsWith('  ') && !raw.endsWith('   ') && raw.trim() !== '') ? raw : raw.replace(/[ \t]+$/, '');

@@ -244,9 +244,9 @@ function findImg(root: Element): Element | null {
   // noscript content is often parsed as text; pull src/alt out of it.
   const raw = textOf(root);
   const m = /<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["'][^>]*>/i.exec(raw);
-  if (!m || !m[1]) return null;
+  if (!m?.[1]) return null;
   const alt = /\balt\s*=\s*["']([^"']*)["']/i.exec(m[0]);
-  return new Element('img', { src: m[1], ...(alt && alt[1] ? { alt: alt[1] } : {}) }, []);
+  return new Element('img', { src: m[1], ...(alt?.[1] ? { alt: alt[1] } : {}) }, []);
 }
 
 export function makeText(data: string): Text {

@@ -87,7 +87,7 @@ function labelRadioTabs(group: ParentNode): Element[] {
   if (labels.length < 2) return [];
   const panels = labels.map(nextContentSibling);
   if (panels.every((p) => p !== null)) {
-    labels.forEach((label, i) => prependLabel(panels[i] as Element, label));
+    for (const [i, label] of labels.entries()) prependLabel(panels[i] as Element, label);
     return labels;
   }
   // Labels grouped in a strip (MkDocs Material): a sibling of the strip holds one block per label.
@@ -96,7 +96,7 @@ function labelRadioTabs(group: ParentNode): Element[] {
     if (!isElement(s)) continue;
     const blocks = s.children.filter(isElement);
     if (blocks.length !== labels.length) continue;
-    labels.forEach((label, i) => prependLabel(blocks[i] as Element, label));
+    for (const [i, label] of labels.entries()) prependLabel(blocks[i] as Element, label);
     return labels;
   }
   return [];

@@ -83,7 +83,7 @@ export function imageSource(img: Element): string | null {
 /** `<picture><source srcset>…<img></picture>`: the first source without a media query. */
 function siblingSourceSrcset(img: Element): string | null {
   const parent = img.parent;
-  if (!parent || parent.type !== 'tag' || (parent as Element).name !== 'picture') return null;
+  if (parent?.type !== 'tag' || (parent as Element).name !== 'picture') return null;
   for (const c of (parent as Element).children) {
     if (c.type === 'tag' && (c as Element).name === 'source') {
       const s = (c as Element).attribs;

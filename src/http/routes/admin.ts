@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { addCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey } from '../../billing/accounts.js';
-import { CREDIT_PACKS, type CreditPackId } from '../../billing/plans.js';
-import { ServiceError } from '../../errors.js';
-import { PLAN_IDS, type PlanId } from '../../store/types.js';
+import type { CreditPackId } from '../../billing/plans.js';
+import { CREDIT_PACKS } from '../../billing/plans.js';
+import type { PlanId } from '../../store/types.js';
+import { PLAN_IDS } from '../../store/types.js';
 import type { AppContext } from '../context.js';
 import { requireBearerSecret } from '../plugins/auth.js';
 import { errorEnvelopeSchema } from '../schemas.js';

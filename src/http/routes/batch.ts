@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import { readBatch } from '../../ops/batch.js';
-import { type AppContext, requestSignal, runBillable } from '../context.js';
+import type { AppContext } from '../context.js';
+import { requestSignal, runBillable } from '../context.js';
 import { batchRequestSchema, batchResponseSchema, errorEnvelopeSchema } from '../schemas.js';
 import { readResponseBody } from './read.js';
 

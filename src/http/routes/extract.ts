@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
-import { compileFields, type FieldSpec } from '../../ops/extract-data.js';
+import type { FieldSpec } from '../../ops/extract-data.js';
+import { compileFields } from '../../ops/extract-data.js';
 import { extractPage } from '../../ops/extract.js';
-import { type AppContext, requestSignal, runBillable } from '../context.js';
+import type { AppContext } from '../context.js';
+import { requestSignal, runBillable } from '../context.js';
 import { errorEnvelopeSchema, extractRequestSchema, extractResponseSchema } from '../schemas.js';
 
 interface ExtractBody {

@@ -3,7 +3,8 @@ import { ServiceError } from '../../errors.js';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { compileFilter } from '../../ops/map-rank.js';
 import { MAP_LIMITS, mapSiteCached } from '../../ops/map.js';
-import { type AppContext, requestSignal, runBillable } from '../context.js';
+import type { AppContext } from '../context.js';
+import { requestSignal, runBillable } from '../context.js';
 import { errorEnvelopeSchema, mapRequestSchema, mapResponseSchema } from '../schemas.js';
 
 interface MapBody {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type PithBackend, type PithOperation, PithToolError, billingFromHeaderMap, createPithMcpServer } from '../../mcp/tools.js';
+import type { PithBackend, PithOperation } from '../../mcp/tools.js';
+import { PithToolError, billingFromHeaderMap, createPithMcpServer } from '../../mcp/tools.js';
 import type { AppContext } from '../context.js';
 import { registerApiKeyAuth } from '../plugins/auth.js';
 

@@ -30,7 +30,7 @@ export function registerPlaygroundRoutes(app: FastifyInstance): void {
   const page = own('index.html');
   app.get('/', async (_request, reply) => sendFile(reply, page, 'text/html; charset=utf-8', { 'Content-Security-Policy': CSP }));
   app.get<{ Params: { file: string } }>('/playground/:file', async (request, reply) => {
-    const asset = Object.prototype.hasOwnProperty.call(assets, request.params.file) ? assets[request.params.file] : undefined;
+    const asset = Object.hasOwn(assets, request.params.file) ? assets[request.params.file] : undefined;
     if (!asset) throw new ServiceError('NOT_FOUND', `no playground asset ${request.params.file}`);
     return sendFile(reply, asset.file, asset.type);
   });

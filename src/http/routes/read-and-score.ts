@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { readAndScore } from '../../ops/read-and-score.js';
-import { type AppContext, requestSignal, runBillable } from '../context.js';
+import type { AppContext } from '../context.js';
+import { requestSignal, runBillable } from '../context.js';
 import { errorEnvelopeSchema, readAndScoreResponseSchema, readRequestSchema } from '../schemas.js';
 import { readResponseBody } from './read.js';
 

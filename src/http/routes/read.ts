@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
-import { CACHE_TTL_SECONDS, type ReadResult, readPage } from '../../ops/read.js';
-import { type AppContext, lazyRequestSignal, runBillable, wantsMarkdown } from '../context.js';
+import type { ReadResult } from '../../ops/read.js';
+import { CACHE_TTL_SECONDS, readPage } from '../../ops/read.js';
+import type { AppContext } from '../context.js';
+import { lazyRequestSignal, runBillable, wantsMarkdown } from '../context.js';
 import { errorEnvelopeSchema, readRequestSchema, readResponseSchema } from '../schemas.js';
 
 interface ReadBody {

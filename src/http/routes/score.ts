@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { scoreUrl } from '../../ops/score.js';
-import { type AppContext, requestSignal, runBillable } from '../context.js';
+import type { AppContext } from '../context.js';
+import { requestSignal, runBillable } from '../context.js';
 import { errorEnvelopeSchema, scoreResponseSchema, urlRequestSchema } from '../schemas.js';
 
 /** POST /v1/score: 0 credits, never cached (no X-Service-Cache), but holds a concurrency slot. */

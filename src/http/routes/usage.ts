@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { usageReport } from '../../billing/accounts.js';
-import { type AppContext, requireAccount } from '../context.js';
+import type { AppContext } from '../context.js';
+import { requireAccount } from '../context.js';
 import { errorEnvelopeSchema, usageResponseSchema } from '../schemas.js';
 
 /** GET /v1/usage: 0 credits, no concurrency slot. */

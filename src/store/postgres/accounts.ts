@@ -1,6 +1,8 @@
-import { type AccountRow, type KeyRow, iso, toAccount, toKey } from '../rows.js';
+import type { AccountRow, KeyRow } from '../rows.js';
+import { iso, toAccount, toKey } from '../rows.js';
 import type { AccountStore } from '../types.js';
-import { guard, queryRows, type PgPool } from './db.js';
+import type { PgPool } from './db.js';
+import { guard, queryRows } from './db.js';
 
 /** Accounts and API keys; `s` is the quoted schema. Keys are looked up by SHA-256 hash only. */
 export function postgresAccounts(pool: PgPool, s: string): AccountStore {

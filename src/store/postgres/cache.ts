@@ -1,5 +1,6 @@
 import type { CacheStore } from '../types.js';
-import { guard, queryRows, type PgPool } from './db.js';
+import type { PgPool } from './db.js';
+import { guard, queryRows } from './db.js';
 
 /** Writes between two sweeps of expired rows (get() never serves them anyway). */
 const SWEEP_EVERY_WRITES = 500;

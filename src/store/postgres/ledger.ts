@@ -1,7 +1,8 @@
 import type { PoolClient } from 'pg';
 import type { ChargeRequest, ChargeResult, CreditSource, LedgerEntry, LedgerStore, RefundRequest, RefundResult } from '../types.js';
 import { iso } from '../rows.js';
-import { guard, num, queryRows, transaction, type PgPool } from './db.js';
+import type { PgPool } from './db.js';
+import { guard, num, queryRows, transaction } from './db.js';
 
 interface LedgerRow {
   id: string;

@@ -1,5 +1,6 @@
 import type { SlotAcquireResult, SlotStore } from '../types.js';
-import { guard, num, queryRows, type PgPool } from './db.js';
+import type { PgPool } from './db.js';
+import { guard, num, queryRows } from './db.js';
 
 /**
  * Concurrency slots in PostgreSQL, used when Redis is not configured. One call of

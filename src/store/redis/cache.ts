@@ -1,5 +1,6 @@
 import type { CacheStore } from '../types.js';
-import { guard, type RedisClient } from './client.js';
+import type { RedisClient } from './client.js';
+import { guard } from './client.js';
 
 /**
  * Cache entries as plain strings `<expiresAtMs>:<value>` with a Redis TTL. Redis drops them

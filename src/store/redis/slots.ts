@@ -1,5 +1,6 @@
 import type { SlotAcquireResult, SlotStore } from '../types.js';
-import { guard, luaScript, type RedisClient } from './client.js';
+import type { RedisClient } from './client.js';
+import { guard, luaScript } from './client.js';
 
 /**
  * Atomic acquire on the account's sorted set (member = slot id, score = expiry ms):

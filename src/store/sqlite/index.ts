@@ -5,20 +5,19 @@ import { ServiceError } from '../../errors.js';
 import type {
   Account,
   AccountStore,
-  ApiKeyRecord,
   CacheStore,
   ChargeRequest,
   ChargeResult,
   CreditSource,
   LedgerEntry,
   LedgerStore,
-  PlanId,
   RefundRequest,
   RefundResult,
   SlotStore,
   Stores,
 } from '../types.js';
-import { type AccountRow, type KeyRow, iso, toAccount, toKey } from '../rows.js';
+import type { AccountRow, KeyRow } from '../rows.js';
+import { iso, toAccount, toKey } from '../rows.js';
 import { GroupCommit } from './group-commit.js';
 import { migrate } from './migrations.js';
 
@@ -235,7 +234,7 @@ function sqliteLedger(db: Database.Database, writes: GroupCommit): LedgerStore {
 
   const refundTx = db.transaction((req: RefundRequest): RefundResult => {
     const charge = selectEntry.get(req.chargeId) as LedgerRow | undefined;
-    if (!charge || charge.kind !== 'charge') return { applied: false, source: null, planUsed: 0, boughtBalance: 0 };
+    if (charge?.kind !== 'charge') return { applied: false, source: null, planUsed: 0, boughtBalance: 0 };
     const source = charge.source as CreditSource;
     const already = selectEntry.get(req.refundId) !== undefined;
     const refunded = (refundedSum.get(req.chargeId) as { total: number }).total;

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utcPeriod } from '../../../src/billing/period.js';
-import { type TestService, startService } from '../../helpers/service.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
 import { pith } from './cli-helpers.js';
-import { type FixtureSite, startFixtureSite } from './fixtures.js';
+import type { FixtureSite } from './fixtures.js';
+import { startFixtureSite } from './fixtures.js';
 
 const LOOPBACK = { ALLOW_PRIVATE_TARGETS: '127.0.0.1/32' };
 
@@ -84,7 +86,7 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
     const local = await pith(['score', `${site.origin}/article.html`], LOOPBACK);
     expect(local.code, local.stderr).toBe(0);
     expect(local.stdout).toMatch(/: \d+\/100 \([A-F]\)\n/);
-    expect(local.stdout).toMatch(/^  (PASS|FAIL) /m);
+    expect(local.stdout).toMatch(/^ {2}(PASS|FAIL) /m);
     const remote = await pith(['score', `${site.origin}/article.html`, '--json', '--remote', svc.baseUrl, '--key', apiKey]);
     expect(remote.code, remote.stderr).toBe(0);
     expect(JSON.parse(remote.stdout).score.grade).toMatch(/^[A-F]$/);

@@ -1,4 +1,5 @@
-import { type Site, startSite } from '../../helpers/site.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
 
 /** An article page with a title, headings, a list, a table and a link: enough for every tool. */
 export const ARTICLE_HTML = `<!doctype html>

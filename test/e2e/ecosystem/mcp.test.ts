@@ -5,9 +5,11 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_NAMES } from '../../../src/mcp/tools.js';
-import { type TestService, startService } from '../../helpers/service.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
 import { NODE_ARGS } from './cli-helpers.js';
-import { type FixtureSite, startFixtureSite } from './fixtures.js';
+import type { FixtureSite } from './fixtures.js';
+import { startFixtureSite } from './fixtures.js';
 
 /** Tool → the route it runs and the credits a successful call keeps. */
 const TOOL_ROUTES: Record<(typeof TOOL_NAMES)[number], { route: string; credits: number }> = {

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, startService } from '../../helpers/service.js';
-import { type FixtureSite, startFixtureSite } from './fixtures.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
+import type { FixtureSite } from './fixtures.js';
+import { startFixtureSite } from './fixtures.js';
 
 /** The value of one sample line, e.g. `pith_requests_total{op="read",code="OK"}`. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | null {

@@ -2,11 +2,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { chromium } from 'playwright-core';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, startService } from '../../helpers/service.js';
-import { type FixtureSite, startFixtureSite } from './fixtures.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
+import type { FixtureSite } from './fixtures.js';
+import { startFixtureSite } from './fixtures.js';
 
 /**
  * The playground and the docs page in a real browser: Debian's chromium driven by

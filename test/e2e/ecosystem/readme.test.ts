@@ -6,9 +6,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, startService } from '../../helpers/service.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
 import { NODE_ARGS } from './cli-helpers.js';
-import { type FixtureSite, startFixtureSite } from './fixtures.js';
+import type { FixtureSite } from './fixtures.js';
+import { startFixtureSite } from './fixtures.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -18,7 +20,7 @@ function snippet(title: string, lang: string): string {
   const start = README.indexOf(`\n## ${title}\n`);
   expect(start, `README has a "## ${title}" section`).toBeGreaterThanOrEqual(0);
   const section = README.slice(start + 1).split(/\n## /)[0] ?? '';
-  const match = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section);
+  const match = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section);
   expect(match, `"## ${title}" has a \`\`\`${lang} block`).not.toBeNull();
   return match?.[1] ?? '';
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utcPeriod } from '../../../src/billing/period.js';
+import type { RetryInfo } from '../../../packages/sdk/src/index.js';
 import {
   ConcurrentLimitError,
   ConnectionError,
@@ -8,12 +9,13 @@ import {
   PithClient,
   PithError,
   RateLimitedError,
-  type RetryInfo,
   UnauthorizedError,
   UrlNotFoundError,
 } from '../../../packages/sdk/src/index.js';
-import { type TestService, startService } from '../../helpers/service.js';
-import { type FixtureSite, startFixtureSite } from './fixtures.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
+import type { FixtureSite } from './fixtures.js';
+import { startFixtureSite } from './fixtures.js';
 
 describe('@pith/sdk against a real started server', () => {
   let svc: TestService;

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { buildConnector } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startSite, type Site, type SiteHandler } from '../../helpers/site.js';
+import type { Site, SiteHandler } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
 import { WAF_FIXTURES } from '../../unit/fetch/waf-fixtures.js';
 import { mapLookup, memoryCache } from './helpers.js';
 import { serviceErrorOf, useFetchKit } from './kit.js';
@@ -59,7 +60,7 @@ describe('success path', () => {
     ['deflate', deflateRawSync],
     ['br', brotliCompressSync],
   ] as const)('decodes Content-Encoding %s', async (coding, compress) => {
-    const text = 'é'.repeat(5000) + ' end';
+    const text = `${'é'.repeat(5000)} end`;
     const s = await site((req, res) => {
       if (req.url === '/robots.txt') return noRobots(req, res);
       res.setHeader('content-encoding', coding);

@@ -1,7 +1,9 @@
 import { afterEach } from 'vitest';
 import { ServiceError } from '../../../src/errors.js';
-import { createFetcher, type FetcherDeps, type SafeFetcher } from '../../../src/fetch/fetcher.js';
-import { type Site, type SiteHandler, startSite } from '../../helpers/site.js';
+import type { FetcherDeps, SafeFetcher } from '../../../src/fetch/fetcher.js';
+import { createFetcher } from '../../../src/fetch/fetcher.js';
+import type { Site, SiteHandler } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
 import { memoryCache } from './helpers.js';
 
 /**

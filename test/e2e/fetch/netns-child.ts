@@ -51,4 +51,4 @@ for (const [name, url] of Object.entries(cases)) {
 await fetcher.close();
 await site.close();
 await other.close();
-process.stdout.write(JSON.stringify(results) + '\n');
+process.stdout.write(`${JSON.stringify(results)}\n`);

@@ -1,8 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Site, startSite } from '../../helpers/site.js';
-import { type TestService, startService } from '../../helpers/service.js';
-import { type BadInputCase, Gate, commonBadBodies, seedPlanUsage, usageOf } from './helpers.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
+import type { BadInputCase } from './helpers.js';
+import { Gate, commonBadBodies, seedPlanUsage, usageOf } from './helpers.js';
 
 const page = (name: string): string =>
   `<html lang="en"><head><title>${name}</title></head><body><article><h1>${name}</h1><p>This is the page called ${name}; it has enough words to be read as an article body by the converter.</p></article></body></html>`;

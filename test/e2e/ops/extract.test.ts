@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Site, startSite } from '../../helpers/site.js';
-import { type TestService, startService } from '../../helpers/service.js';
-import { type BadInputCase, badUrlCases, commonBadBodies, usageOf } from './helpers.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
+import type { BadInputCase } from './helpers.js';
+import { badUrlCases, commonBadBodies, usageOf } from './helpers.js';
 
 const PRODUCT = `<!doctype html><html lang="en"><head>
 <title>Lamp — Shop</title>

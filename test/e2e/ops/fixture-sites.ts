@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Site, startSite } from '../../helpers/site.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
 
 export const SITES_DIR = fileURLToPath(new URL('../../fixtures/sites/', import.meta.url));
 

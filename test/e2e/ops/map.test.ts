@@ -1,8 +1,11 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Site, startSite } from '../../helpers/site.js';
-import { type TestService, startService } from '../../helpers/service.js';
-import { type BadInputCase, badUrlCases, commonBadBodies, usageOf } from './helpers.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
+import type { BadInputCase } from './helpers.js';
+import { badUrlCases, commonBadBodies, usageOf } from './helpers.js';
 
 const urlset = (locs: string[]): string =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${locs

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestService, startService } from '../../helpers/service.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
 import { startFixtureSites } from './fixture-sites.js';
-import { type BadInputCase, badUrlCases, commonBadBodies, usageOf } from './helpers.js';
+import type { BadInputCase } from './helpers.js';
+import { badUrlCases, commonBadBodies, usageOf } from './helpers.js';
 
 describe('POST /v1/read-and-score', () => {
   let sites: Awaited<ReturnType<typeof startFixtureSites>>;

@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Site, startSite } from '../../helpers/site.js';
-import { type TestService, startService } from '../../helpers/service.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
 import { SITES_DIR, fixtureSlugs, startFixtureSites } from './fixture-sites.js';
-import { type BadInputCase, Gate, badUrlCases, commonBadBodies, usageOf } from './helpers.js';
+import type { BadInputCase } from './helpers.js';
+import { Gate, badUrlCases, commonBadBodies, usageOf } from './helpers.js';
 
 interface Expected {
   value: number;

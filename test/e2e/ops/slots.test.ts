@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Site, startSite } from '../../helpers/site.js';
-import { type TestService, startService } from '../../helpers/service.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
 import { Gate, usageOf } from './helpers.js';
 
 /** Every sibling operation holds exactly one slot while it runs and is refused when none is left. */

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Site, startSite } from '../../helpers/site.js';
-import { type TestService, startService } from '../../helpers/service.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
+import type { TestService } from '../../helpers/service.js';
+import { startService } from '../../helpers/service.js';
 import { loadCases } from '../../golden-formats/cases.js';
 
 /**

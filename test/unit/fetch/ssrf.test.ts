@@ -1,10 +1,12 @@
 import { buildConnector } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetcher, type SafeFetcher } from '../../../src/fetch/fetcher.js';
+import type { SafeFetcher } from '../../../src/fetch/fetcher.js';
+import { createFetcher } from '../../../src/fetch/fetcher.js';
 import { parseIp } from '../../../src/fetch/ip.js';
 import { isAllowedPrivate, isPublicAddress, nonPublicReason, parseAllowList } from '../../../src/fetch/ssrf.js';
 import { canonicalizeRequestUrl } from '../../../src/fetch/url.js';
-import { startSite, type Site } from '../../helpers/site.js';
+import type { Site } from '../../helpers/site.js';
+import { startSite } from '../../helpers/site.js';
 import { mapLookup, memoryCache } from '../../e2e/fetch/helpers.js';
 
 /** Addresses a name may resolve to that must never be dialled. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtmlString } from '../../../src/ops/html-page.js';
-import { computeScore, gradeOf, type ScoreSignals } from '../../../src/ops/score-rubric.js';
+import type { ScoreSignals } from '../../../src/ops/score-rubric.js';
+import { computeScore, gradeOf } from '../../../src/ops/score-rubric.js';
 import { sitemapLines } from '../../../src/ops/score.js';
 
 const URL_ = 'https://example.com/docs/page';

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ConcurrentLimitError,
-  ConnectionError,
-  type FetchLike,
-  PithClient,
-  type RetryInfo,
-  ServiceUnavailableError,
-} from '../../../packages/sdk/src/index.js';
+import type { FetchLike, RetryInfo } from '../../../packages/sdk/src/index.js';
+import { ConcurrentLimitError, ConnectionError, PithClient, ServiceUnavailableError } from '../../../packages/sdk/src/index.js';
 
 /** A fetch that answers from a list and records what it was asked. */
 function scripted(answers: Array<() => Response>) {

@@ -1,8 +1,7 @@
 // pith playground: POST /v1/read on this origin, then show the Markdown rendered and raw,
 // the stats, the billing and cache headers, and the warnings. No framework, no build.
-'use strict';
 
-(function () {
+(() => {
   const $ = (id) => document.getElementById(id);
   const BILLING_HEADERS = [
     ['X-Service-Cache', 'cache'],
@@ -105,15 +104,15 @@
       }
       const ms = Math.round(performance.now() - started);
       if (!response.ok || !json || json.status !== 'success') {
-        const code = (json && json.code) || `HTTP ${response.status}`;
-        showError(code, (json && json.message) || response.statusText, (json && json.request_id) || response.headers.get('X-Request-Id'));
+        const code = json?.code || `HTTP ${response.status}`;
+        showError(code, json?.message || response.statusText, json?.request_id || response.headers.get('X-Request-Id'));
         setStatus(`Failed after ${ms} ms.`);
         return;
       }
       showResult(json, response);
       setStatus(`Read in ${ms} ms (${response.headers.get('X-Service-Cache') === 'HIT' ? 'from the cache' : 'fetched'}).`);
     } catch (err) {
-      showError('NETWORK', err && err.message ? err.message : String(err), null);
+      showError('NETWORK', err?.message ? err.message : String(err), null);
       setStatus('The service could not be reached.');
     } finally {
       $('read').disabled = false;
