@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord, PlanId } from './types.js';
+import type { Account, ApiKeyRecord, CreditSource, LedgerEntry, PlanId } from './types.js';
 
 /** Row shapes shared by the SQL backends (SQLite and PostgreSQL use the same column names). */
 export interface AccountRow {
@@ -26,6 +26,31 @@ export const toKey = (r: KeyRow): ApiKeyRecord => ({
   name: r.name,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+});
+
+/** A ledger row; PostgreSQL returns its NUMERIC `amount` as a string, SQLite as a number. */
+export interface LedgerRow<Amount extends number | string = number | string> {
+  id: string;
+  account_id: string;
+  kind: string;
+  source: string;
+  amount: Amount;
+  period: string;
+  operation: string;
+  charge_id: string | null;
+  created_at: string;
+}
+
+export const toLedgerEntry = (r: LedgerRow): LedgerEntry => ({
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind as LedgerEntry['kind'],
+  source: r.source as CreditSource,
+  amount: Number(r.amount),
+  period: r.period,
+  operation: r.operation,
+  chargeId: r.charge_id,
+  createdAt: r.created_at,
 });
 
 /** Timestamps are stored as ISO-8601 UTC strings. */

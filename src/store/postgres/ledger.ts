@@ -1,20 +1,10 @@
 import type { PoolClient } from 'pg';
-import type { ChargeRequest, ChargeResult, CreditSource, LedgerEntry, LedgerStore, RefundRequest, RefundResult } from '../types.js';
-import { iso } from '../rows.js';
+import type { ChargeRequest, ChargeResult, CreditSource, LedgerStore, RefundRequest, RefundResult } from '../types.js';
+import type { LedgerRow } from '../rows.js';
+import { iso, toLedgerEntry } from '../rows.js';
 import type { PgPool } from './db.js';
 import { guard, num, queryRows, transaction } from './db.js';
 
-interface LedgerRow {
-  id: string;
-  account_id: string;
-  kind: LedgerEntry['kind'];
-  source: CreditSource;
-  amount: string;
-  period: string;
-  operation: string;
-  charge_id: string | null;
-  created_at: string;
-}
 interface FnRow {
   o_source: CreditSource | null;
   o_plan_used: string;
@@ -47,7 +37,7 @@ export function postgresLedger(pool: PgPool, s: string): LedgerStore {
   };
 
   /** Inserts one ledger row and reads the counters after it, in one round trip. */
-  const record = async (c: PoolClient, e: Omit<LedgerRow, 'amount'> & { amount: number }): Promise<Usage> => {
+  const record = async (c: PoolClient, e: LedgerRow): Promise<Usage> => {
     const [row] = await queryRows<{ plan_used: string | null; bought_balance: string | null }>(
       c,
       `WITH entry AS (
@@ -112,17 +102,7 @@ export function postgresLedger(pool: PgPool, s: string): LedgerStore {
     listEntries: (accountId) =>
       guard(async () =>
         (await queryRows<LedgerRow>(pool, `SELECT * FROM ${s}.ledger WHERE account_id = $1 ORDER BY created_at, seq`, [accountId])).map(
-          (r): LedgerEntry => ({
-            id: r.id,
-            accountId: r.account_id,
-            kind: r.kind,
-            source: r.source,
-            amount: num(r.amount),
-            period: r.period,
-            operation: r.operation,
-            chargeId: r.charge_id,
-            createdAt: r.created_at,
-          }),
+          toLedgerEntry,
         ),
       ),
   };

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
-import { iso } from '../rows.js';
-import type { ChargeRequest, ChargeResult, CreditSource, LedgerEntry, LedgerStore, RefundRequest, RefundResult } from '../types.js';
+import type { LedgerRow } from '../rows.js';
+import { iso, toLedgerEntry } from '../rows.js';
+import type { ChargeRequest, ChargeResult, CreditSource, LedgerStore, RefundRequest, RefundResult } from '../types.js';
 import { guard } from './db.js';
 import type { GroupCommit } from './group-commit.js';
 
@@ -55,7 +56,7 @@ export function sqliteLedger(db: Database.Database, writes: GroupCommit): Ledger
   });
 
   const refundTx = db.transaction((req: RefundRequest): RefundResult => {
-    const charge = selectEntry.get(req.chargeId) as LedgerRow | undefined;
+    const charge = selectEntry.get(req.chargeId) as LedgerRow<number> | undefined;
     if (charge?.kind !== 'charge') return { applied: false, source: null, planUsed: 0, boughtBalance: 0 };
     const source = charge.source as CreditSource;
     const already = selectEntry.get(req.refundId) !== undefined;
@@ -109,33 +110,7 @@ export function sqliteLedger(db: Database.Database, writes: GroupCommit): Ledger
       return guard(() => usage(accountId, period));
     },
     async listEntries(accountId) {
-      return guard(() =>
-        (selectEntries.all(accountId) as LedgerRow[]).map(
-          (r): LedgerEntry => ({
-            id: r.id,
-            accountId: r.account_id,
-            kind: r.kind as LedgerEntry['kind'],
-            source: r.source as CreditSource,
-            amount: r.amount,
-            period: r.period,
-            operation: r.operation,
-            chargeId: r.charge_id,
-            createdAt: r.created_at,
-          }),
-        ),
-      );
+      return guard(() => (selectEntries.all(accountId) as LedgerRow[]).map(toLedgerEntry));
     },
   };
-}
-
-interface LedgerRow {
-  id: string;
-  account_id: string;
-  kind: string;
-  source: string;
-  amount: number;
-  period: string;
-  operation: string;
-  charge_id: string | null;
-  created_at: string;
 }
