@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   TLS_ERROR: { status: 502, message: 'TLS failure when fetching the target' },
   UPSTREAM_ERROR: { status: 502, message: 'the target answered with an error status' },
   SERVICE_UNAVAILABLE: { status: 503, message: 'a backing store is unavailable; nothing was charged' },
+  RENDER_UNAVAILABLE: { status: 503, message: 'JavaScript rendering is unavailable on this server; nothing was charged' },
   TIMEOUT: { status: 504, message: 'fetching the target took longer than 15 s' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -91,6 +91,8 @@ const FETCH_ERRORS: ErrorCode[] = [
   'UPSTREAM_ERROR',
   'TIMEOUT',
 ];
+/** Operations that take `render`: `render: true` without a working browser. */
+const RENDER_ERRORS: ErrorCode[] = ['RENDER_UNAVAILABLE'];
 const ADMIN_ERRORS: ErrorCode[] = ['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'SERVICE_UNAVAILABLE', 'INTERNAL_ERROR'];
 /** Answered by any route: unknown path, wrong method, oversize body. */
 const ROUTING_ERRORS: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED'];
@@ -155,7 +157,7 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
                 'text/markdown': { schema: { type: 'string' } },
               },
             },
-            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS, ...RENDER_ERRORS]),
           },
         },
       },
@@ -208,7 +210,7 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
               headers: BILLING_HEADERS,
               content: { 'application/json': { schema: { $ref: '#/components/schemas/ReadAndScoreResponse' } } },
             },
-            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS, ...RENDER_ERRORS]),
           },
         },
       },
@@ -227,7 +229,7 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
               headers: BILLING_HEADERS,
               content: { 'application/json': { schema: { $ref: '#/components/schemas/ExtractResponse' } } },
             },
-            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS]),
+            ...errorResponses([...BILLABLE_ERRORS, ...FETCH_ERRORS, ...RENDER_ERRORS]),
           },
         },
       },

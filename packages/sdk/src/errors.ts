@@ -71,6 +71,8 @@ export class InternalError extends errorClass('InternalError') {}
 export class TlsError extends errorClass('TlsError') {}
 export class UpstreamError extends errorClass('UpstreamError') {}
 export class ServiceUnavailableError extends errorClass('ServiceUnavailableError') {}
+/** `render: true` on a server that cannot render JavaScript now (refunded). */
+export class RenderUnavailableError extends errorClass('RenderUnavailableError') {}
 export class TimeoutError extends errorClass('TimeoutError') {}
 /** No HTTP answer: DNS, refused connection, reset, or an answer that is not pith's JSON. */
 export class ConnectionError extends errorClass('ConnectionError') {}
@@ -97,6 +99,7 @@ export const ERROR_CLASSES = {
   TLS_ERROR: TlsError,
   UPSTREAM_ERROR: UpstreamError,
   SERVICE_UNAVAILABLE: ServiceUnavailableError,
+  RENDER_UNAVAILABLE: RenderUnavailableError,
   TIMEOUT: TimeoutError,
 } as const;
 
