@@ -1,4 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
+import type { Dispatcher } from 'undici';
 import { Agent, request } from 'undici';
 import { packageVersion } from '../config.js';
 import { ServiceError } from '../errors.js';
@@ -50,7 +51,19 @@ export interface FetcherDeps {
   dial?: Connector;
 }
 
-export type SafeFetcher = Fetcher & ResourceFetcher & { close(): Promise<void> };
+/**
+ * The fetcher's SSRF guard, for other clients that must obey exactly the same rules (the
+ * render proxy): the guarded connector (one resolution, checked addresses only) and the
+ * parsed ALLOW_PRIVATE_TARGETS list for host-literal checks.
+ */
+export interface FetchGuard {
+  connect: Connector;
+  allow: AllowList;
+  /** The undici Agent that dials through `connect`. */
+  dispatcher: Dispatcher;
+}
+
+export type SafeFetcher = Fetcher & ResourceFetcher & { guard: FetchGuard; close(): Promise<void> };
 
 /** Request headers a caller may never set: credentials, hop-by-hop, and what we control. */
 const FORBIDDEN_REQUEST_HEADERS = new Set([
@@ -89,13 +102,14 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
     else process.emitWarning(`${msg}: ${allow.entries.join(', ')}`, { code: 'PITH_ALLOW_PRIVATE_TARGETS' });
   }
   const userAgent = deps.userAgent ?? defaultUserAgent();
+  const connect = createGuardedConnector({
+    lookup: deps.lookup ?? defaultLookup,
+    allow,
+    ...(deps.dial ? { dial: deps.dial } : {}),
+    connectTimeoutMs: limits.totalTimeoutMs,
+  });
   const agent = new Agent({
-    connect: createGuardedConnector({
-      lookup: deps.lookup ?? defaultLookup,
-      allow,
-      ...(deps.dial ? { dial: deps.dial } : {}),
-      connectTimeoutMs: limits.totalTimeoutMs,
-    }),
+    connect,
     // our own deadline bounds everything; undici's must never fire first
     headersTimeout: limits.totalTimeoutMs + 1_000,
     bodyTimeout: limits.totalTimeoutMs + 1_000,
@@ -263,6 +277,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
     },
     fetchResource,
     dispatcher: agent,
+    guard: { connect, allow, dispatcher: agent },
     async close() {
       // in-flight fetches are over (or abandoned) when the app closes; do not wait on them
       await agent.destroy();
