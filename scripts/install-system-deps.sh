@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs. Idempotent: installs only what is missing.
-#   chromium — the playground browser test (playwright-core drives it; never a downloaded browser)
+#   chromium — JavaScript rendering (`render`, src/render/) and the playground browser test;
+#              playwright-core drives it; never a downloaded browser
 set -euo pipefail
 if [ ! -x /usr/bin/chromium ]; then
   SUDO=""
