@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { ServiceError } from './errors.js';
 import type { ConvertOptions } from './convert/index.js';
 import type { Fetcher } from './fetch/types.js';
+import type { Renderer } from './render/types.js';
 import type { AppContext } from './http/context.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -35,6 +36,10 @@ export interface Deps {
   fetcher: Fetcher;
   /** Converter options, e.g. the PDF worker pool server.ts owns. */
   convert?: ConvertOptions;
+  /** The headless browser for `render` (server.ts owns it); rendering is off when absent or null. */
+  renderer?: Renderer | null;
+  /** Tests only: a shorter call deadline / byte cap for renders (default the fetcher's 15 s and 10 MB). */
+  renderLimits?: { totalTimeoutMs?: number; maxBytes?: number };
   now: () => number;
   randomBytes: (n: number) => Buffer;
   /** Where logs go (tests pass a sink); stdout when absent. */
@@ -104,6 +109,11 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       engineVersion: config.engineVersion,
       now: deps.now,
       ...(deps.convert ? { convert: deps.convert } : {}),
+      render: {
+        renderer: deps.renderer ?? null,
+        onEvent: metrics.onRenderEvent,
+        ...(deps.renderLimits ? { limits: deps.renderLimits } : {}),
+      },
     },
     shutdownSignal: shutdown.signal,
   };

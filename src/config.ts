@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +21,17 @@ export interface Config {
   redisUrl: string | null;
   /** Internal parallelism of one batch call. */
   batchParallelism: number;
+  /** JavaScript rendering (`render` option); null when RENDER=off. */
+  render: RenderConfig | null;
+}
+
+export interface RenderConfig {
+  /** CHROMIUM_PATH: Debian's chromium, installed by scripts/install-system-deps.sh. */
+  executablePath: string;
+  /** RENDER_CONCURRENCY: browser tabs at once (default: one per core, at most 8). */
+  concurrency: number;
+  /** RENDER_TAB_MEMORY_MB: a tab's renderer above this resident size is killed (default 512). */
+  tabMemoryMb: number;
 }
 
 export class ConfigError extends Error {
@@ -88,5 +100,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: emptyToNull(env.DATABASE_URL),
     redisUrl: emptyToNull(env.REDIS_URL),
     batchParallelism: parsePositiveInt('BATCH_PARALLELISM', env.BATCH_PARALLELISM, 8),
+    render: loadRenderConfig(env),
+  };
+}
+
+function loadRenderConfig(env: NodeJS.ProcessEnv): RenderConfig | null {
+  const mode = (env.RENDER ?? 'on').trim().toLowerCase();
+  if (mode === 'off' || mode === 'false' || mode === '0') return null;
+  if (mode !== 'on' && mode !== 'true' && mode !== '1' && mode !== '')
+    throw new ConfigError(`RENDER must be on or off, got "${env.RENDER}"`);
+  return {
+    executablePath: env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium',
+    concurrency: parsePositiveInt('RENDER_CONCURRENCY', env.RENDER_CONCURRENCY, Math.max(1, Math.min(8, availableParallelism()))),
+    tabMemoryMb: parsePositiveInt('RENDER_TAB_MEMORY_MB', env.RENDER_TAB_MEMORY_MB, 512),
   };
 }

@@ -5,6 +5,8 @@ import type { Config } from './config.js';
 import { HtmlWorkerPool } from './convert/html-pool.js';
 import { PdfWorkerPool } from './convert/pdf-worker.js';
 import { createFetcher } from './fetch/fetcher.js';
+import type { RenderLogger } from './render/browser-pool.js';
+import { createRenderer } from './render/renderer.js';
 import { openStores, storeBackends } from './store/open.js';
 import type { Stores } from './store/types.js';
 
@@ -33,7 +35,23 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // HTML conversion off the event loop: a 10 MB page of pure markup costs seconds of CPU.
   const htmlPool = new HtmlWorkerPool();
   htmlPool.warm();
-  const app = await buildApp(config, { stores, fetcher, now, randomBytes, convert: { pdf: { pool: pdfPool }, html: htmlPool } });
+  // The browser for `render` starts on the first render; its logs go to the app's logger.
+  let renderLog: RenderLogger = { info: () => {}, warn: () => {}, error: () => {} };
+  const renderLogger: RenderLogger = {
+    info: (obj, msg) => renderLog.info(obj, msg),
+    warn: (obj, msg) => renderLog.warn(obj, msg),
+    error: (obj, msg) => renderLog.error(obj, msg),
+  };
+  const renderer = config.render ? createRenderer({ fetcher, logger: renderLogger }, config.render) : null;
+  const app = await buildApp(config, {
+    stores,
+    fetcher,
+    now,
+    randomBytes,
+    renderer,
+    convert: { pdf: { pool: pdfPool }, html: htmlPool },
+  });
+  renderLog = app.log;
   logStoreError = (err, store) => app.log.error({ err, store }, 'store connection error');
   if (config.allowPrivateTargets.length > 0) {
     app.log.warn(
@@ -42,7 +60,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     );
   }
   const url = await app.listen({ port: config.port, host: config.host });
-  app.log.info({ stores: storeBackends(config), engineVersion: config.engineVersion }, `listening on ${url}`);
+  app.log.info(
+    { stores: storeBackends(config), engineVersion: config.engineVersion, render: config.render ?? 'off' },
+    `listening on ${url}`,
+  );
   let closed: Promise<void> | null = null;
   const close = (): Promise<void> => {
     closed ??= (async () => {
@@ -52,6 +73,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await app.close(); // stops accepting; waits for requests in flight (their finally blocks release slots)
       } finally {
         clearTimeout(timer);
+        await renderer?.close();
         await fetcher.close();
         await pdfPool.close();
         await htmlPool.close();

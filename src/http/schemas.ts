@@ -20,12 +20,21 @@ export const errorEnvelopeSchema = {
   additionalProperties: true,
 } as const;
 
+/** `render`: false, true or "auto" (the default). */
+export const renderOptionSchema = {
+  anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['auto'] }],
+  default: 'auto',
+  description:
+    'Render the page in a headless browser before converting it: `false` never, `true` always, `"auto"` (default) only when the page as the server sent it is a JavaScript shell (JS_SHELL, or LOW_CONTENT on script-heavy markup). Same cost; `stats.rendered` says whether it happened, a RENDER_SKIPPED warning says why a wanted render did not.',
+} as const;
+
 export const readRequestSchema = {
   type: 'object',
   required: ['url'],
   properties: {
     url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL to read.' },
     fresh: { type: 'boolean', default: false, description: 'Skip the cache lookup; the result is still cached.' },
+    render: renderOptionSchema,
   },
 } as const;
 
@@ -46,12 +55,13 @@ export const metadataSchema = {
 
 export const statsSchema = {
   type: 'object',
-  required: ['raw_html_size_kb', 'markdown_size_kb', 'reduction_percent', 'extraction_time_ms'],
+  required: ['raw_html_size_kb', 'markdown_size_kb', 'reduction_percent', 'extraction_time_ms', 'rendered'],
   properties: {
     raw_html_size_kb: { type: 'number' },
     markdown_size_kb: { type: 'number' },
     reduction_percent: { type: 'number' },
     extraction_time_ms: { type: 'integer' },
+    rendered: { type: 'boolean', description: 'The Markdown comes from the page as a headless browser rendered it.' },
   },
 } as const;
 
@@ -123,6 +133,7 @@ export const batchRequestSchema = {
       items: { type: 'string', minLength: 1, maxLength: 8192 },
       description: '1..100 public http(s) URLs; duplicates allowed (each is charged).',
     },
+    render: { ...renderOptionSchema, description: `${renderOptionSchema.description} Applies to every item.` },
     fresh: { ...anyValue, description: 'Not accepted: a batch always reads through the cache (BAD_REQUEST).' },
   },
 } as const;
@@ -201,6 +212,11 @@ export const extractRequestSchema = {
   properties: {
     url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL of an HTML page.' },
     fresh: { type: 'boolean', default: false, description: 'Skip the cache lookup; the result is still cached.' },
+    render: {
+      ...renderOptionSchema,
+      description:
+        'Render the page in a headless browser before extracting: `false` never, `true` always, `"auto"` (default) only when the static page has under 200 characters of visible text and script-heavy markup. `stats.rendered` says whether it happened.',
+    },
     fields: {
       type: 'object',
       maxProperties: 50,
@@ -228,10 +244,16 @@ const stringOrStrings = { anyOf: [{ type: 'string' }, { type: 'array', items: { 
 
 export const extractResponseSchema = {
   type: 'object',
-  required: ['status', 'url', 'data'],
+  required: ['status', 'url', 'data', 'stats'],
   properties: {
     status: { type: 'string', enum: ['success'] },
     url: { type: 'string' },
+    stats: {
+      type: 'object',
+      required: ['rendered'],
+      properties: { rendered: { type: 'boolean', description: 'The data comes from the page as a headless browser rendered it.' } },
+    },
+    warnings: warningsSchema,
     data: {
       type: 'object',
       required: ['json_ld', 'open_graph', 'meta', 'headings', 'links', 'images', 'tables', 'fields'],

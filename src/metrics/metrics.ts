@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { BillingEvent } from '../billing/billed-call.js';
+import type { RenderEvent } from '../render/types.js';
 
 /**
  * The service's Prometheus metrics, one registry per app (no prom-client globals, so
@@ -11,6 +12,8 @@ export interface Metrics {
   observeRequest(sample: { op: string; code: string; seconds: number; cache: 'HIT' | 'MISS' | null }): void;
   /** BillingDeps.onEvent: slots in use, credits charged and refunded. */
   onBillingEvent(event: BillingEvent): void;
+  /** RenderingDeps.onEvent: renders, their duration, fallbacks to the static result. */
+  onRenderEvent(event: RenderEvent): void;
 }
 
 /** Error codes that come from fetching or converting the target (not from the caller or billing). */
@@ -26,6 +29,9 @@ export const FETCH_ERROR_CODES = new Set([
   'UPSTREAM_ERROR',
   'TIMEOUT',
 ]);
+
+/** Seconds; a render takes from a few hundred ms to the 15 s deadline. */
+const RENDER_BUCKETS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 5, 8, 12, 15];
 
 /** Seconds; reads span a cache hit (~ms) to the 15 s fetch deadline. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15, 30];
@@ -90,8 +96,50 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  const renders = new Counter({
+    name: 'pith_renders_total',
+    help: 'Browser renders by result: ok, or the error code that ended the render.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  const renderSeconds = new Histogram({
+    name: 'pith_render_duration_seconds',
+    help: 'Time one render took, from asking for a browser tab to the rendered DOM (failed renders included).',
+    buckets: RENDER_BUCKETS,
+    registers: [registry],
+  });
+  const renderFallbacks = new Counter({
+    name: 'pith_render_fallbacks_total',
+    help: 'Wanted renders answered with the static result instead (RENDER_SKIPPED), by reason: off, unavailable, not_html, failed.',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  const renderRefused = new Counter({
+    name: 'pith_render_refused_requests_total',
+    help: "Browser requests the render guard proxy refused (private or internal targets, bad schemes): a page's attempts, not errors.",
+    registers: [registry],
+  });
+
   return {
     registry,
+    onRenderEvent(event) {
+      switch (event.type) {
+        case 'rendered':
+          renders.inc({ result: 'ok' });
+          renderSeconds.observe(event.seconds);
+          break;
+        case 'failed':
+          renders.inc({ result: event.code });
+          renderSeconds.observe(event.seconds);
+          break;
+        case 'fallback':
+          renderFallbacks.inc({ reason: event.reason });
+          break;
+        case 'refused_requests':
+          renderRefused.inc(event.count);
+          break;
+      }
+    },
     observeRequest({ op, code, seconds, cache: cacheResult }) {
       requests.inc({ op, code });
       latency.observe({ op }, seconds);

@@ -1,8 +1,10 @@
 import type { ErrorCode } from '../errors.js';
 import { isServiceError } from '../errors.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
+import type { RenderMode } from '../render/types.js';
 import type { ReadDeps, ReadResult } from './read.js';
 import { readPage } from './read.js';
+import { routeFragment } from './rendering.js';
 
 /** Most URLs one batch call takes (spec: 1..100). */
 export const MAX_BATCH_URLS = 100;
@@ -16,6 +18,8 @@ export interface BatchInput {
   /** Items read at the same time (config BATCH_PARALLELISM). */
   parallelism: number;
   allowPrivateTargets: readonly string[];
+  /** `render` for every item; default "auto". */
+  render?: RenderMode;
   signal?: AbortSignal;
   /** Called once for every failed item, with its index (the route refunds its credit). */
   onItemFailed: (index: number) => Promise<void>;
@@ -52,10 +56,18 @@ async function readItem(
 ): Promise<BatchItem> {
   try {
     const url = canonicalizeRequestUrl(raw, { allowPrivateTargets: input.allowPrivateTargets });
-    let read = reads.get(url);
+    const fragment = routeFragment(raw);
+    const key = url + (fragment ?? '');
+    let read = reads.get(key);
     if (!read) {
-      read = readPage(deps, { url, fresh: false, ...(input.signal ? { signal: input.signal } : {}) });
-      reads.set(url, read);
+      read = readPage(deps, {
+        url,
+        fresh: false,
+        render: input.render ?? 'auto',
+        ...(fragment ? { fragment } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
+      });
+      reads.set(key, read);
     }
     const { result, cacheHit } = await read;
     return { ok: true, result, cacheHit };

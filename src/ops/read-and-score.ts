@@ -1,5 +1,6 @@
 import type { ReadDeps, ReadInput, ReadResult } from './read.js';
-import { cacheKey, convertFetched, openSignal, readThroughCache } from './read.js';
+import { cacheKey, convertWithRender, openSignal } from './read.js';
+import { renderAwareCache } from './rendering.js';
 import type { ScoreDeps } from './score.js';
 import { scoreDocument } from './score.js';
 import type { Score } from './score-rubric.js';
@@ -9,18 +10,32 @@ export interface ReadAndScoreResult extends ReadResult {
 }
 
 /**
- * POST /v1/read-and-score: one fetch, converted like read and scored like score. Cached
- * one hour under its own key (apart from read's); `fresh` skips the lookup but still writes.
+ * POST /v1/read-and-score: one fetch, converted like read (rendered when `render` asks for
+ * it) and scored like score. The score always judges the page as the server sent it (its
+ * first check is whether the content is server-rendered). Cached one hour under its own
+ * key (apart from read's); `fresh` skips the lookup but still writes.
  */
 export async function readAndScore(
   deps: ReadDeps & ScoreDeps,
   input: ReadInput,
 ): Promise<{ result: ReadAndScoreResult; cacheHit: boolean }> {
-  return readThroughCache(deps, cacheKey('read-and-score', deps.engineVersion, input.url), input.fresh, async () => {
-    const signal = openSignal(input.signal);
-    const doc = await deps.fetcher.fetch(input.url, signal ? { signal } : {});
-    const read = await convertFetched(doc, deps.convert, signal);
-    const score = await scoreDocument(deps, doc, signal);
-    return { ...read, score };
-  });
+  const mode = input.render ?? 'auto';
+  const fragment = input.fragment ? { fragment: input.fragment } : {};
+  return renderAwareCache(
+    deps,
+    cacheKey('read-and-score', deps.engineVersion, input.url),
+    { mode, fresh: input.fresh, ...fragment },
+    async () => {
+      const signal = openSignal(input.signal);
+      const startedAt = performance.now();
+      const doc = await deps.fetcher.fetch(input.url, signal ? { signal } : {});
+      const read = await convertWithRender(deps, doc, { render: mode, startedAt, ...fragment, ...(signal ? { signal } : {}) });
+      const score = await scoreDocument(deps, doc, signal);
+      return {
+        result: { ...read.result, score },
+        rendered: read.rendered,
+        staticResult: read.staticResult ? { ...read.staticResult, score } : null,
+      };
+    },
+  );
 }

@@ -3,7 +3,11 @@ import type { ConvertOptions } from '../convert/index.js';
 import { convertDocument } from '../convert/index.js';
 import type { DocumentMetadata, Warning } from '../convert/types.js';
 import type { FetchedDocument, Fetcher } from '../fetch/types.js';
+import { staticResultNeedsRender } from '../render/needs-render.js';
+import type { RenderMode } from '../render/types.js';
 import type { CacheStore } from '../store/types.js';
+import type { RenderAwareOutcome, RenderingDeps } from './rendering.js';
+import { renderAwareCache, renderFetched } from './rendering.js';
 
 /** Cache lifetime of every cached operation (spec: one hour). */
 export const CACHE_TTL_SECONDS = 3600;
@@ -13,6 +17,8 @@ export interface ReadStats {
   markdown_size_kb: number;
   reduction_percent: number;
   extraction_time_ms: number;
+  /** The Markdown comes from the page as a browser rendered it. */
+  rendered: boolean;
 }
 
 /** The cacheable part of a read result (what the JSON response carries besides status/cache). */
@@ -22,6 +28,8 @@ export interface ReadResult {
   metadata: DocumentMetadata;
   stats: ReadStats;
   warnings: Warning[];
+  /** Internal, never on the wire: "auto" would render this static result's page. */
+  needsRender?: boolean;
 }
 
 export interface ReadDeps {
@@ -31,6 +39,8 @@ export interface ReadDeps {
   now: () => number;
   /** Converter options (e.g. the shared PDF worker pool). */
   convert?: ConvertOptions;
+  /** The browser for `render`; absent or null renderer = rendering off. */
+  render?: RenderingDeps;
 }
 
 export interface ReadInput {
@@ -39,6 +49,10 @@ export interface ReadInput {
   fresh: boolean;
   /** The request's abort signal, or a function that opens it when the work needs it. */
   signal?: AbortSignal | (() => AbortSignal);
+  /** `render` of the request; default "auto". */
+  render?: RenderMode;
+  /** A client-side route of the request URL (see rendering.ts routeFragment). */
+  fragment?: string;
 }
 
 export function openSignal(signal: ReadInput['signal']): AbortSignal | undefined {
@@ -71,15 +85,58 @@ export async function readThroughCache<T>(
 
 /** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */
 export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ result: ReadResult; cacheHit: boolean }> {
-  return readThroughCache(deps, cacheKey('read', deps.engineVersion, input.url), input.fresh, () =>
-    fetchAndConvert(deps.fetcher, input.url, openSignal(input.signal), deps.convert),
+  const mode = input.render ?? 'auto';
+  return renderAwareCache(
+    deps,
+    cacheKey('read', deps.engineVersion, input.url),
+    { mode, fresh: input.fresh, ...(input.fragment ? { fragment: input.fragment } : {}) },
+    () => fetchAndConvert(deps, input.url, { render: mode, ...optional(input) }),
   );
 }
 
-/** Fetch + convert without the cache; shared by read, batch items and the CLI. */
-export async function fetchAndConvert(fetcher: Fetcher, url: string, signal?: AbortSignal, convert?: ConvertOptions): Promise<ReadResult> {
-  const doc = await fetcher.fetch(url, signal ? { signal } : {});
-  return convertFetched(doc, convert, signal);
+export interface FetchAndConvertOptions {
+  render: RenderMode;
+  fragment?: string;
+  signal?: AbortSignal;
+}
+
+/** Fetch, render when wanted, convert, without the cache; shared by read, batch items and the CLI. */
+export async function fetchAndConvert(
+  deps: Pick<ReadDeps, 'fetcher' | 'convert' | 'render'>,
+  url: string,
+  opts: FetchAndConvertOptions,
+): Promise<RenderAwareOutcome<ReadResult>> {
+  const startedAt = performance.now();
+  const doc = await deps.fetcher.fetch(url, opts.signal ? { signal: opts.signal } : {});
+  return convertWithRender(deps, doc, { ...opts, startedAt });
+}
+
+/** The `render` decision for read and read-and-score, on a fetched document. */
+export async function convertWithRender(
+  deps: Pick<ReadDeps, 'convert' | 'render'>,
+  doc: FetchedDocument,
+  opts: FetchAndConvertOptions & { startedAt: number },
+): Promise<RenderAwareOutcome<ReadResult>> {
+  let staticResult: ReadResult | null = null;
+  if (opts.render !== true) {
+    staticResult = await convertFetched(doc, deps.convert, opts.signal);
+    staticResult.needsRender = staticResultNeedsRender(staticResult.warnings, doc.body);
+    if (opts.render === false || !staticResult.needsRender) return { result: staticResult, rendered: false, staticResult };
+  }
+  const outcome = await renderFetched(deps.render, doc, { mode: opts.render, startedAt: opts.startedAt, ...optional(opts) });
+  if (!outcome.rendered) {
+    const base = staticResult ?? (await convertFetched(doc, deps.convert, opts.signal));
+    return { result: { ...base, warnings: [...base.warnings, outcome.warning] }, rendered: false, staticResult };
+  }
+  const result = await convertFetched(outcome.document, deps.convert, opts.signal);
+  result.stats.rendered = true;
+  result.warnings = [...outcome.warnings, ...result.warnings];
+  return { result, rendered: true, staticResult };
+}
+
+function optional(input: { fragment?: string | undefined; signal?: ReadInput['signal'] }): { fragment?: string; signal?: AbortSignal } {
+  const signal = openSignal(input.signal);
+  return { ...(input.fragment ? { fragment: input.fragment } : {}), ...(signal ? { signal } : {}) };
 }
 
 /** Converts a fetched document into read's result; `extraction_time_ms` starts here. */
@@ -92,7 +149,7 @@ export async function convertFetched(doc: FetchedDocument, convert?: ConvertOpti
     url: doc.url,
     markdown: converted.markdown,
     metadata: converted.metadata,
-    stats: computeStats(doc.body.length, Buffer.byteLength(converted.markdown, 'utf8'), extractionMs),
+    stats: computeStats(doc.body.length, Buffer.byteLength(converted.markdown, 'utf8'), extractionMs, false),
     warnings: converted.warnings,
   };
 }
@@ -103,11 +160,12 @@ const round = (value: number, digits: number): number => {
 };
 
 /** KB = 1024 bytes, 2 decimals; reduction 1 decimal, negative when the Markdown grew. */
-export function computeStats(rawBytes: number, markdownBytes: number, extractionMs: number): ReadStats {
+export function computeStats(rawBytes: number, markdownBytes: number, extractionMs: number, rendered: boolean): ReadStats {
   return {
     raw_html_size_kb: round(rawBytes / 1024, 2),
     markdown_size_kb: round(markdownBytes / 1024, 2),
     reduction_percent: rawBytes === 0 ? 0 : round(100 * (1 - markdownBytes / rawBytes), 1),
     extraction_time_ms: extractionMs,
+    rendered,
   };
 }

@@ -12,6 +12,10 @@ import type { Config } from '../../src/config.js';
 import { loadConfig } from '../../src/config.js';
 import type { ConvertOptions } from '../../src/convert/index.js';
 import { createFetcher } from '../../src/fetch/fetcher.js';
+import type { RendererOptions } from '../../src/render/renderer.js';
+import { createRenderer } from '../../src/render/renderer.js';
+import type { BrowserPool } from '../../src/render/browser-pool.js';
+import type { Renderer } from '../../src/render/types.js';
 import { openSqliteStores } from '../../src/store/sqlite/index.js';
 import type { PlanId, Stores } from '../../src/store/types.js';
 
@@ -26,6 +30,8 @@ export interface TestService {
   clock: { now: number };
   /** Every log line the service wrote, parsed. */
   logs: Array<Record<string, unknown>>;
+  /** The renderer when `render` was given. */
+  renderer: (Renderer & { pool: BrowserPool }) | null;
   newAccount(plan: PlanId): Promise<{ accountId: string; apiKey: string }>;
   addPack(accountId: string, pack: CreditPackId): Promise<number>;
   call(path: string, opts?: CallOptions): Promise<CallResult>;
@@ -51,9 +57,15 @@ export interface CallResult {
  * Starts the real service on 127.0.0.1 (port 0) over a fresh SQLite dir, with the SSRF
  * escape hatch opened only for loopback targets.
  */
-export async function startService(
-  opts: { now?: number; env?: Record<string, string>; convert?: ConvertOptions } = {},
-): Promise<TestService> {
+export interface ServiceOptions {
+  now?: number;
+  env?: Record<string, string>;
+  convert?: ConvertOptions;
+  /** Start a real renderer (Debian chromium) with these options; rendering is off without. */
+  render?: Partial<RendererOptions> & { limits?: { totalTimeoutMs?: number; maxBytes?: number } };
+}
+
+export async function startService(opts: ServiceOptions = {}): Promise<TestService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pith-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -74,7 +86,21 @@ export async function startService(
     },
   });
   const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now, lookup: loopbackOnlyLookup });
-  const app = await buildApp(config, { stores, fetcher, now, randomBytes, logStream, ...(opts.convert ? { convert: opts.convert } : {}) });
+  let renderer: (Renderer & { pool: BrowserPool }) | null = null;
+  if (opts.render) {
+    const { limits: _limits, ...chosen } = opts.render;
+    renderer = createRenderer({ fetcher }, { executablePath: '/usr/bin/chromium', concurrency: 2, tabMemoryMb: 512, ...chosen });
+  }
+  const app = await buildApp(config, {
+    stores,
+    fetcher,
+    now,
+    randomBytes,
+    logStream,
+    renderer,
+    ...(opts.render?.limits ? { renderLimits: opts.render.limits } : {}),
+    ...(opts.convert ? { convert: opts.convert } : {}),
+  });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const admin = { stores, now, randomBytes };
   return {
@@ -90,8 +116,10 @@ export async function startService(
     },
     addPack: (accountId, pack) => addCreditPack(admin, accountId, pack),
     call: (path, callOpts) => call(baseUrl, path, callOpts),
+    renderer,
     async close() {
       await app.close();
+      await renderer?.close();
       await fetcher.close();
       await stores.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import { readBatch } from '../../ops/batch.js';
+import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
 import { requestSignal, runBillable } from '../context.js';
 import { batchRequestSchema, batchResponseSchema, errorEnvelopeSchema } from '../schemas.js';
@@ -9,6 +10,7 @@ import { readResponseBody } from './read.js';
 interface BatchBody {
   urls: string[];
   fresh?: unknown;
+  render?: RenderMode;
 }
 
 /**
@@ -34,6 +36,7 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
         readBatch(ctx.readDeps, {
           urls,
           parallelism: ctx.config.batchParallelism,
+          render: request.body.render ?? 'auto',
           allowPrivateTargets: ctx.config.allowPrivateTargets,
           signal,
           onItemFailed: (index) => charge.refund(1, `item:${index}`),

@@ -3,6 +3,8 @@ import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import type { FieldSpec } from '../../ops/extract-data.js';
 import { compileFields } from '../../ops/extract-data.js';
 import { extractPage } from '../../ops/extract.js';
+import type { RenderMode } from '../../render/types.js';
+import { renderInput } from './read.js';
 import type { AppContext } from '../context.js';
 import { requestSignal, runBillable } from '../context.js';
 import { errorEnvelopeSchema, extractRequestSchema, extractResponseSchema } from '../schemas.js';
@@ -10,6 +12,7 @@ import { errorEnvelopeSchema, extractRequestSchema, extractResponseSchema } from
 interface ExtractBody {
   url: string;
   fresh?: boolean;
+  render?: RenderMode;
   fields?: Record<string, FieldSpec>;
 }
 
@@ -28,10 +31,16 @@ export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): v
       const fields = compileFields(request.body.fields); // bad selectors: BAD_REQUEST before any charge
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'extract', cost: 1 }, () =>
-        extractPage(ctx.readDeps, { url, fresh: request.body.fresh === true, fields, signal }),
+        extractPage(ctx.readDeps, { url, fresh: request.body.fresh === true, fields, signal, ...renderInput(request.body) }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
-      return { status: 'success' as const, url: result.url, data: result.data };
+      return {
+        status: 'success' as const,
+        url: result.url,
+        data: result.data,
+        stats: { rendered: result.rendered === true },
+        ...(result.warnings?.length > 0 ? { warnings: result.warnings } : {}),
+      };
     },
   );
 }

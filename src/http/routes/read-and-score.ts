@@ -4,11 +4,12 @@ import { readAndScore } from '../../ops/read-and-score.js';
 import type { AppContext } from '../context.js';
 import { requestSignal, runBillable } from '../context.js';
 import { errorEnvelopeSchema, readAndScoreResponseSchema, readRequestSchema } from '../schemas.js';
-import { readResponseBody } from './read.js';
+import type { RenderMode } from '../../render/types.js';
+import { readResponseBody, renderInput } from './read.js';
 
 /** POST /v1/read-and-score: read's JSON plus `score`; 1 credit, cached 1 h apart from read, `fresh` honoured. */
 export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContext): void {
-  scope.post<{ Body: { url: string; fresh?: boolean } }>(
+  scope.post<{ Body: { url: string; fresh?: boolean; render?: RenderMode } }>(
     '/read-and-score',
     {
       schema: {
@@ -20,7 +21,7 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
       const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
       const signal = requestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read-and-score', cost: 1 }, () =>
-        readAndScore(ctx.readDeps, { url, fresh: request.body.fresh === true, signal }),
+        readAndScore(ctx.readDeps, { url, fresh: request.body.fresh === true, signal, ...renderInput(request.body) }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       return { ...readResponseBody(result, cacheHit), score: result.score };

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import type { ReadResult } from '../../ops/read.js';
 import { CACHE_TTL_SECONDS, readPage } from '../../ops/read.js';
+import { routeFragment } from '../../ops/rendering.js';
+import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
 import { lazyRequestSignal, runBillable, wantsMarkdown } from '../context.js';
 import { errorEnvelopeSchema, readRequestSchema, readResponseSchema } from '../schemas.js';
@@ -9,6 +11,7 @@ import { errorEnvelopeSchema, readRequestSchema, readResponseSchema } from '../s
 interface ReadBody {
   url: string;
   fresh?: boolean;
+  render?: RenderMode;
 }
 
 /** The JSON body of a read: the spec's field table, `warnings` only when there are some. */
@@ -18,7 +21,8 @@ export function readResponseBody(result: ReadResult, cacheHit: boolean) {
     url: result.url,
     markdown: result.markdown,
     metadata: result.metadata,
-    stats: result.stats,
+    // entries cached before `rendered` existed were static reads
+    stats: { ...result.stats, rendered: result.stats.rendered === true },
     cache: { hit: cacheHit, ttl_seconds: CACHE_TTL_SECONDS },
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
   };
@@ -37,7 +41,7 @@ export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void
       const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
       const signal = lazyRequestSignal(ctx, reply);
       const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read', cost: 1 }, () =>
-        readPage(ctx.readDeps, { url, fresh: request.body.fresh === true, signal }),
+        readPage(ctx.readDeps, { url, fresh: request.body.fresh === true, signal, ...renderInput(request.body) }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       if (wantsMarkdown(request)) {
@@ -46,4 +50,10 @@ export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void
       return readResponseBody(result, cacheHit);
     },
   );
+}
+
+/** `render` and the client-side route fragment of a request body, as the ops take them. */
+export function renderInput(body: { url: string; render?: RenderMode }): { render: RenderMode; fragment?: string } {
+  const fragment = routeFragment(body.url);
+  return { render: body.render ?? 'auto', ...(fragment ? { fragment } : {}) };
 }

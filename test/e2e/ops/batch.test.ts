@@ -60,6 +60,7 @@ describe('POST /v1/batch', () => {
       'markdown_size_kb',
       'raw_html_size_kb',
       'reduction_percent',
+      'rendered',
     ]);
     expect(results[1]).toEqual({
       url: `${site.origin}/missing`,

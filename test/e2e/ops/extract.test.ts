@@ -72,7 +72,7 @@ describe('POST /v1/extract', () => {
       },
     });
     expect(res.status, res.text).toBe(200);
-    expect(Object.keys(res.json).sort()).toEqual(['data', 'status', 'url']);
+    expect(Object.keys(res.json).sort()).toEqual(['data', 'stats', 'status', 'url']);
     const d = res.json.data;
     expect(d.json_ld).toEqual([
       { '@context': 'https://schema.org', '@type': 'Product', name: 'Desk lamp' },

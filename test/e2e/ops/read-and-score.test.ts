@@ -32,7 +32,13 @@ describe('POST /v1/read-and-score', () => {
     });
     expect(res.json.markdown).toContain('## Install');
     expect(res.json.score.checks).toHaveLength(13);
-    expect(Object.keys(res.json.stats).sort()).toEqual(['extraction_time_ms', 'markdown_size_kb', 'raw_html_size_kb', 'reduction_percent']);
+    expect(Object.keys(res.json.stats).sort()).toEqual([
+      'extraction_time_ms',
+      'markdown_size_kb',
+      'raw_html_size_kb',
+      'reduction_percent',
+      'rendered',
+    ]);
     expect(res.headers['x-service-cache']).toBe('MISS');
     expect(res.headers['x-service-billed']).toBe('plan');
     expect(await usageOf(svc, accountId)).toEqual({ planUsed: 1, boughtBalance: 0 });
