@@ -5,6 +5,9 @@ import { isServiceError } from '../errors.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import { CACHE_TTL_SECONDS, fetchAndConvert } from '../ops/read.js';
+import { routeFragment } from '../ops/rendering.js';
+import { createRenderer } from '../render/renderer.js';
+import type { Renderer, RenderMode } from '../render/types.js';
 import { compileFields } from '../ops/extract-data.js';
 import { extractPage } from '../ops/extract.js';
 import { compileFilter } from '../ops/map-rank.js';
@@ -42,6 +45,12 @@ export async function runClientCommand(command: string, parsed: ParsedArgs, io: 
       args.positionals.push(value);
       args.options.set(flag, true);
     }
+  }
+  // `--render <url>`: the flag takes no value then, the URL is the positional
+  const renderValue = args.options.get('render');
+  if (typeof renderValue === 'string' && !['true', 'false', 'auto'].includes(renderValue)) {
+    args.positionals.push(renderValue);
+    args.options.set('render', true);
   }
   const url = args.positionals[1];
   if (!url) throw new UsageError(`missing <url>: pith ${command} <url>`);
@@ -83,16 +92,35 @@ function remoteOptions(args: ParsedArgs, env: NodeJS.ProcessEnv): { baseUrl: str
   return { baseUrl, apiKey };
 }
 
+/** `--render` → true, `--render=auto|true|false` → that; absent → "auto" (the service's default). */
+function renderOption(args: ParsedArgs): RenderMode {
+  const value = args.options.get('render');
+  if (value === undefined) return 'auto';
+  if (value === true || value === 'true') return true;
+  if (value === 'false') return false;
+  return 'auto';
+}
+
 async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io: CliIo, progress: (line: string) => void): Promise<number> {
   const config = loadConfig(io.env);
   const url = canonicalizeRequestUrl(rawUrl, { allowPrivateTargets: config.allowPrivateTargets });
+  const cache = createMemoryCache();
+  const logger = { warn: (obj: object, msg?: string) => progress(`warning: ${msg ?? ''} ${JSON.stringify(obj)}`) };
   const fetcher = createFetcher({
     allowPrivateTargets: config.allowPrivateTargets,
-    cache: createMemoryCache(),
+    cache,
     now: () => Date.now(),
     // the fetcher's warnings (e.g. ALLOW_PRIVATE_TARGETS is set) go to stderr like progress
-    logger: { warn: (obj, msg) => progress(`warning: ${msg ?? ''} ${JSON.stringify(obj)}`) },
+    logger,
   });
+  const render = renderOption(args);
+  // the browser starts only if a render is wanted (render: true, or "auto" on a shell)
+  const renderer: Renderer | null =
+    config.render && render !== false
+      ? createRenderer({ fetcher, logger: { ...logger, info: () => {}, error: logger.warn } }, config.render)
+      : null;
+  const renderDeps = { renderer };
+  const fragment = routeFragment(rawUrl);
   try {
     if (command === 'score') {
       progress(`scoring ${url} (local engine)`);
@@ -100,8 +128,7 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
       printScore({ status: 'success' as const, ...result }, args.options.has('json'), io);
       return EXIT.OK;
     }
-    const cache = createMemoryCache();
-    const deps = { fetcher, cache, engineVersion: 'local', now: () => Date.now() };
+    const deps = { fetcher, cache, engineVersion: 'local', now: () => Date.now(), render: renderDeps };
     if (command === 'map') {
       const opts = mapOptions(args);
       compileFilter(opts.include, opts.exclude);
@@ -119,14 +146,23 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
     }
     if (command === 'extract') {
       progress(`extracting ${url} (local engine)`);
-      const { result } = await extractPage(deps, { url, fresh: true, fields: compileFields(undefined) });
-      io.stdout.write(`${JSON.stringify(args.options.has('json') ? { status: 'success', ...result } : result.data, null, 2)}\n`);
+      const { result } = await extractPage(deps, {
+        url,
+        fresh: true,
+        fields: compileFields(undefined),
+        render,
+        ...(fragment ? { fragment } : {}),
+      });
+      for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
+      const { needsRender: _hint, rendered, warnings, ...rest } = result;
+      const body = { status: 'success', ...rest, stats: { rendered }, ...(warnings.length > 0 ? { warnings } : {}) };
+      io.stdout.write(`${JSON.stringify(args.options.has('json') ? body : result.data, null, 2)}\n`);
       return EXIT.OK;
     }
     progress(`reading ${url} (local engine)`);
-    const result = await fetchAndConvert(fetcher, url);
+    const { result } = await fetchAndConvert({ fetcher, render: renderDeps }, url, { render, ...(fragment ? { fragment } : {}) });
     progress(
-      `${result.stats.raw_html_size_kb} KB → ${result.stats.markdown_size_kb} KB (${result.stats.reduction_percent}% smaller) in ${result.stats.extraction_time_ms} ms`,
+      `${result.stats.raw_html_size_kb} KB → ${result.stats.markdown_size_kb} KB (${result.stats.reduction_percent}% smaller) in ${result.stats.extraction_time_ms} ms${result.stats.rendered ? ' (rendered)' : ''}`,
     );
     for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
     if (args.options.has('json')) {
@@ -145,6 +181,7 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
     }
     return EXIT.OK;
   } finally {
+    await renderer?.close();
     await fetcher.close();
   }
 }
@@ -159,10 +196,11 @@ async function runRemote(
 ): Promise<number> {
   const json = args.options.has('json');
   const fresh = args.options.has('fresh');
+  const render = args.options.has('render') ? { render: renderOption(args) } : {};
   const out = (value: unknown): void => void io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   switch (command) {
     case 'read': {
-      const result = await client.read({ url, ...(fresh ? { fresh } : {}) });
+      const result = await client.read({ url, ...(fresh ? { fresh } : {}), ...render });
       progress(
         `cache ${result.billing.cache ?? '?'}, billed to ${result.billing.billed ?? '?'}, plan credits left ${result.billing.planRemaining ?? 'unlimited'}`,
       );
@@ -188,7 +226,7 @@ async function runRemote(
       return EXIT.OK;
     }
     case 'extract': {
-      const result = await client.extract({ url, ...(fresh ? { fresh } : {}) });
+      const result = await client.extract({ url, ...(fresh ? { fresh } : {}), ...render });
       out(json ? result : result.data);
       return EXIT.OK;
     }

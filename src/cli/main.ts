@@ -29,11 +29,14 @@ Usage:
   pith keys revoke --account <id> --key <key_id> revoke a key at once
   pith credits add --account <id> --pack S|M|L|XL  add a credit pack (paid plans only)
 
-  pith read <url> [--json] [--quiet]            read a page here (no server, no account): Markdown to stdout
-  pith read <url> --remote <base_url> --key K [--fresh] [--json]   read through a pith server
+  pith read <url> [--render[=auto|false]] [--json] [--quiet]   read a page here (no server, no account): Markdown to stdout
+  pith read <url> --remote <base_url> --key K [--fresh] [--render[=auto|false]] [--json]   read through a pith server
   pith score <url> [--remote <base_url> --key K] [--json]         agent-readiness score (here, or through a server)
   pith map <url> [--remote <base_url> --key K] [--limit N] [--search Q] [--include G,…] [--exclude G,…] [--json]   the site's URLs
-  pith extract <url> [--remote <base_url> --key K] [--fresh] [--json]   structured data as JSON
+  pith extract <url> [--remote <base_url> --key K] [--fresh] [--render[=auto|false]] [--json]   structured data as JSON
+
+  --render: render the page in headless Chromium first (JavaScript apps); --render=auto renders only a
+  page that is a JavaScript shell as served (the default without the flag), --render=false never.
   pith mcp --key K [--base-url <base_url>]      MCP server on stdio (tools call the pith server)
 
 Plans: ${PLAN_IDS.join(', ')}. Admin commands work directly on the configured store (DATA_DIR / DATABASE_URL).

@@ -68,6 +68,15 @@ export const TOOL_NAMES = ['read_url', 'read_and_score', 'score_url', 'extract',
 
 const url = z.string().min(1).describe('Public http(s) URL');
 const fresh = z.boolean().optional().describe('Skip the one-hour cache (the result is still cached); costs the same');
+const render = z
+  .union([z.boolean(), z.literal('auto')])
+  .optional()
+  .describe(
+    'Render the page in a headless browser first: true for JavaScript apps (React, Vue, client-rendered docs), false never, "auto" (default) only when the page as served is a JavaScript shell. Same cost.',
+  );
+
+/** The `render` argument as the REST body field, when given. */
+const renderField = (value: boolean | 'auto' | undefined): { render?: boolean | 'auto' } => (value === undefined ? {} : { render: value });
 
 function textResult(text: string, answer: BackendAnswer): CallToolResult {
   return {
@@ -116,12 +125,12 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     {
       title: 'Read a URL as Markdown',
       description:
-        'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. 1 credit; cached 1 h.',
-      inputSchema: { url, fresh },
+        'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. Pages that are JavaScript shells are rendered in a headless browser (render: "auto"); pass render: true for a JavaScript app. 1 credit; cached 1 h.',
+      inputSchema: { url, fresh, render },
     },
     (args) =>
       run(async () => {
-        const answer = await backend.call('read', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
+        const answer = await backend.call('read', { url: args.url, ...(args.fresh ? { fresh: true } : {}), ...renderField(args.render) });
         return textResult(withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
       }),
   );
@@ -132,11 +141,15 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
       title: 'Read a URL and score its agent readiness',
       description:
         'Like read_url, plus a 0-100 score (grade A-F) of how readable the page is for AI agents, with each check explained. 1 credit.',
-      inputSchema: { url, fresh },
+      inputSchema: { url, fresh, render },
     },
     (args) =>
       run(async () => {
-        const answer = await backend.call('read-and-score', { url: args.url, ...(args.fresh ? { fresh: true } : {}) });
+        const answer = await backend.call('read-and-score', {
+          url: args.url,
+          ...(args.fresh ? { fresh: true } : {}),
+          ...renderField(args.render),
+        });
         const score = answer.data.score as { value?: number; grade?: string } | undefined;
         const head = score ? `<!-- agent-readiness score: ${score.value}/100 (${score.grade}) -->\n\n` : '';
         return textResult(head + withWarnings(String(answer.data.markdown ?? ''), answer.data), answer);
@@ -167,6 +180,7 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
       inputSchema: {
         url,
         fresh,
+        render,
         fields: z
           .record(z.string(), z.object({ selector: z.string(), attr: z.string().optional(), all: z.boolean().optional() }))
           .optional()
@@ -178,6 +192,7 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
         const answer = await backend.call('extract', {
           url: args.url,
           ...(args.fresh ? { fresh: true } : {}),
+          ...renderField(args.render),
           ...(args.fields ? { fields: args.fields } : {}),
         });
         return textResult(json(answer.data.data ?? answer.data), answer);
@@ -214,11 +229,11 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
       title: 'Read many URLs',
       description:
         'Read up to 100 URLs in one call (one concurrency slot). 1 credit per URL; failed items are refunded and reported with their error code.',
-      inputSchema: { urls: z.array(z.string().min(1)).min(1).max(100).describe('1 to 100 public http(s) URLs') },
+      inputSchema: { urls: z.array(z.string().min(1)).min(1).max(100).describe('1 to 100 public http(s) URLs'), render },
     },
     (args) =>
       run(async () => {
-        const answer = await backend.call('batch', { urls: args.urls });
+        const answer = await backend.call('batch', { urls: args.urls, ...renderField(args.render) });
         const results = Array.isArray(answer.data.results) ? (answer.data.results as Array<Record<string, unknown>>) : [];
         const parts = results.map((item) => {
           if (item.ok) return `<!-- ${item.url} -->\n\n${String(item.markdown ?? '')}`;

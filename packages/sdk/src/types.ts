@@ -4,10 +4,18 @@
  * must ignore fields they do not know, so every response may carry more than listed.
  */
 
+/**
+ * Render the page in a headless browser before converting it: `false` never, `true`
+ * always, `"auto"` (the server's default) only when the page as the server sent it is a
+ * JavaScript shell. Same cost either way.
+ */
+export type RenderMode = boolean | 'auto';
+
 export interface ReadRequest {
   url: string;
   /** Skip the cache lookup; the new result is still cached. */
   fresh?: boolean;
+  render?: RenderMode;
 }
 
 export interface Warning {
@@ -31,6 +39,8 @@ export interface ReadStats {
   markdown_size_kb: number;
   reduction_percent: number;
   extraction_time_ms: number;
+  /** The Markdown comes from the page as a headless browser rendered it. */
+  rendered: boolean;
 }
 
 export interface CacheInfo {
@@ -94,6 +104,7 @@ export interface ExtractField {
 export interface ExtractRequest {
   url: string;
   fresh?: boolean;
+  render?: RenderMode;
   fields?: Record<string, ExtractField>;
 }
 
@@ -112,6 +123,8 @@ export interface ExtractResponse {
   status: 'success';
   url: string;
   data: ExtractData;
+  stats: { rendered: boolean };
+  warnings?: Warning[];
 }
 
 export interface MapRequest {
@@ -143,6 +156,8 @@ export interface MapResponse {
 export interface BatchRequest {
   /** 1 to 100 URLs */
   urls: string[];
+  /** For every item. */
+  render?: RenderMode;
 }
 
 export interface BatchItemOk extends ReadFields {

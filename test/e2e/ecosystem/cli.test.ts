@@ -63,6 +63,19 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
     expect(noKey.stderr).toContain('--key');
   });
 
+  it('--render: the flag before the URL takes no value; RENDER=off makes --render fail with RENDER_UNAVAILABLE', async () => {
+    const off = { ...LOOPBACK, RENDER: 'off' };
+    const forced = await pith(['read', '--render', `${site.origin}/article.html`], off);
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toContain('error RENDER_UNAVAILABLE (503)');
+    const never = await pith(['read', '--render=false', '--json', `${site.origin}/article.html`], off);
+    expect(never.code).toBe(0);
+    expect(JSON.parse(never.stdout).stats.rendered).toBe(false);
+    const remote = await pith(['read', `${site.origin}/article.html`, '--render', '--remote', svc.baseUrl, '--key', apiKey]);
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toContain('error RENDER_UNAVAILABLE (503)'); // the test service has no browser
+  });
+
   it('reads through a server with --remote and --key, with billing on stderr', async () => {
     const run = await pith(['read', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', apiKey]);
     expect(run.code).toBe(0);

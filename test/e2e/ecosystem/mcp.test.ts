@@ -105,6 +105,12 @@ describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }
     });
     const invalid = (await client.callTool({ name: 'read_url', arguments: { url: 'http://10.0.0.1/' } })) as CallToolResult;
     expect(text(invalid)).toMatch(/^INVALID_URL: /);
+    // `render` reaches the route: the test service has no browser, so true is RENDER_UNAVAILABLE
+    const rendered = (await client.callTool({
+      name: 'read_url',
+      arguments: { url: `${site.origin}/article.html`, render: true },
+    })) as CallToolResult;
+    expect(text(rendered)).toMatch(/^RENDER_UNAVAILABLE: /);
     return expectedCredits;
   }
 

@@ -62,6 +62,7 @@
       ['markdown', `${stats.markdown_size_kb} KB`],
       ['reduction', `${stats.reduction_percent} %`],
       ['extraction', `${stats.extraction_time_ms} ms`],
+      ['rendered', stats.rendered === undefined ? null : stats.rendered ? 'yes (headless browser)' : 'no'],
       ['cache hit', json.cache ? String(json.cache.hit) : null],
     ]);
     fillList(
@@ -80,6 +81,15 @@
     $('result').hidden = false;
   }
 
+  /** The request body: `render` as chosen (auto is the server's default, so it is not sent). */
+  function readBody(url) {
+    const body = { url };
+    if ($('fresh').checked) body.fresh = true;
+    const render = $('render').value;
+    if (render !== 'auto') body.render = render === 'true';
+    return body;
+  }
+
   async function read(event) {
     event.preventDefault();
     const url = $('url').value.trim();
@@ -94,7 +104,7 @@
       const response = await fetch('/v1/read', {
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify($('fresh').checked ? { url, fresh: true } : { url }),
+        body: JSON.stringify(readBody(url)),
       });
       let json = null;
       try {
