@@ -118,10 +118,7 @@ export function pickFormat(contentType: string | null, body: Buffer, url: string
 
   if (sniffed.kind === 'pdf') return declared === 'application/pdf' ? asDeclared('pdf') : fromSniff('pdf');
   if (sniffed.kind === 'binary') throw unsupported(sniffed.type, declared);
-  if (
-    declared === 'image/svg+xml' ||
-    (sniffed.kind === 'xml' && /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!doctype svg[^>]*>\s*)?<svg[\s>]/i.test(head(body)))
-  ) {
+  if (declared === 'image/svg+xml' || (sniffed.kind === 'xml' && startsAsSvg(head(body)))) {
     throw unsupported('image/svg+xml', declared);
   }
   if (declared === null || GENERIC_TYPES.has(declared)) return byContent(sniffed.kind, url, fromSniff, declared);
@@ -180,6 +177,37 @@ function isUnsupportedType(type: string): boolean {
 function unsupported(detected: string, declared: string | null): ServiceError {
   const served = declared && declared !== detected ? ` (served as ${declared})` : '';
   return new ServiceError('UNSUPPORTED_TYPE', `content type ${detected}${served} is not supported`, { detected_type: detected });
+}
+
+const SPACES = /\s*/y;
+const XML_DECLARATION = /<\?xml[^>]*>/iy;
+const SVG_DOCTYPE = /<!doctype svg[^>]*>/iy;
+const SVG_ROOT = /<svg[\s>]/iy;
+
+/**
+ * Whether the text is an SVG document: optional XML declaration, comments and SVG doctype,
+ * then `<svg`. A scanner with anchored (sticky) regexes, one attempt each, so it is linear:
+ * the single regex it replaces backtracked exponentially on `<?xml?>` + `<!---->` × 30.
+ */
+export function startsAsSvg(text: string): boolean {
+  let at = skip(SPACES, text, 0);
+  const afterDeclaration = skip(XML_DECLARATION, text, at);
+  if (afterDeclaration >= 0) at = skip(SPACES, text, afterDeclaration);
+  while (text.startsWith('<!--', at)) {
+    // A comment ends at the first `-->`, as in XML.
+    const end = text.indexOf('-->', at + 4);
+    if (end < 0) return false;
+    at = skip(SPACES, text, end + 3);
+  }
+  const afterDoctype = skip(SVG_DOCTYPE, text, at);
+  if (afterDoctype >= 0) at = skip(SPACES, text, afterDoctype);
+  return skip(SVG_ROOT, text, at) >= 0;
+}
+
+/** Where a match of the sticky `pattern` at `at` ends, or -1 when it does not match there. */
+function skip(pattern: RegExp, text: string, at: number): number {
+  pattern.lastIndex = at;
+  return pattern.test(text) ? pattern.lastIndex : -1;
 }
 
 function head(body: Buffer): string {
