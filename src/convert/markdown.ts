@@ -3,6 +3,7 @@
  * description taken from the first paragraph, a title from the URL's file name, and the
  * output bound every converter honours.
  */
+import { replaceInlineLinks } from './inline-scan.js';
 import type { Warning } from './types.js';
 
 /**
@@ -60,10 +61,10 @@ export function firstParagraph(markdown: string): string | null {
     }
     if (/^(#{1,6}\s|<!--|\||[-*_]{3,}\s*$|!\[)/.test(block)) continue;
     if (block.split('\n').every((l) => /^\s*([-*+]|\d+[.)])\s/.test(l) || /^\s{2,}\S/.test(l))) continue;
+    // Blocks hold no blank lines, so list markers sit after horizontal space only.
+    const unlisted = block.replace(/^[^\S\n\r\u2028\u2029]*(?:[-*+]|\d+[.)])\s+/gm, '');
     const text = squash(
-      block
-        .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
-        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      replaceInlineLinks(unlisted, (label) => label)
         .replace(/[*_`]/g, '')
         .replace(/\\(.)/g, '$1'),
     );

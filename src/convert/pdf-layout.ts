@@ -34,8 +34,20 @@ const HEADING_RATIO = 1.15;
 const CJK_END = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}、。，．！？：；]$/u;
 const CJK_START = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 /** A table-of-contents line: dot leaders then a page number (arabic or roman). */
-const DOT_LEADERS = /(\.\s?){4,}\s*([0-9]{1,4}|[ivxlc]{1,6})$/i;
-const DOT_LEADER_RUN = /\s*(\.\s?){4,}\s*/g;
+// Both start only where a run begins (not right after a dot or a space), so a long run of
+// dots or spaces is scanned once, not again from each of its characters.
+const DOT_LEADERS = /(?<!\.\s?)(\.\s?){4,}\s*([0-9]{1,4}|[ivxlc]{1,6})$/i;
+const DOT_LEADER_RUN = /(?<!\s)\s*(\.\s?){4,}\s*/g;
+
+/** A table-of-contents line: ends in dot leaders and a page number. */
+export function endsWithDotLeaders(text: string): boolean {
+  return DOT_LEADERS.test(text);
+}
+
+/** Dot leaders (with the spaces around them) become ` … `. */
+export function shortenDotLeaders(text: string): string {
+  return text.replace(DOT_LEADER_RUN, ' … ');
+}
 const MD_BULLET = /^\s*\\?([•◦▪▫‣⁃●○■□–—*])\s*/;
 const BULLET = /^\s*([•◦▪▫‣⁃●○■□–—*])\s*/;
 const NUMBERED = /^\s*(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+\S/;
@@ -176,7 +188,7 @@ function startsNewBlock(block: Block, line: Line, bodySize: number, spacing: Map
     return !(continues && !/[.!?:"”)]$/.test(prev.text) && /^\p{Ll}/u.test(line.text));
   }
   // Table-of-contents entries (dot leaders, then a page number) each stand alone.
-  if (DOT_LEADERS.test(prev.text)) return true;
+  if (endsWithDotLeaders(prev.text)) return true;
   if (Math.abs(roundSize(line.size) - roundSize(block.size)) > 0.5) return true;
   const heading = roundSize(block.size) >= bodySize * HEADING_RATIO;
   if (line.column !== prev.column && line.y < prev.y) {
@@ -201,7 +213,7 @@ function headingLevelsBySize(blocks: Block[], bodySize: number): Map<number, num
     if (
       b.kind !== 'code' &&
       b.kind !== 'table' &&
-      !DOT_LEADERS.test(text) &&
+      !endsWithDotLeaders(text) &&
       roundSize(b.size) >= bodySize * HEADING_RATIO &&
       b.lines.length <= 4 &&
       text.length <= 200 &&
@@ -249,12 +261,12 @@ function renderBlocks(
       continue;
     }
     const text = blockText(block, 'text');
-    const md = blockText(block, 'md').replace(DOT_LEADER_RUN, ' … ');
-    const headingLike = block.kind === 'paragraph' && block.lines.length <= 4 && text.length <= 200 && !DOT_LEADERS.test(text);
+    const md = shortenDotLeaders(blockText(block, 'md'));
+    const headingLike = block.kind === 'paragraph' && block.lines.length <= 4 && text.length <= 200 && !endsWithDotLeaders(text);
     // Font size first; a body-size line that matches a bookmark title is a heading too.
     const level = headingLike ? (levels.get(roundSize(block.size)) ?? outline.get(headingKey(text))) : undefined;
     if (level !== undefined) {
-      firstHeading ??= text.replace(DOT_LEADER_RUN, ' … ');
+      firstHeading ??= shortenDotLeaders(text);
       out.push(`${'#'.repeat(level)} ${md.replace(/^#+\s*/, '')}`);
     } else if (block.kind === 'bullet') out.push(`- ${escapeStart(md.replace(MD_BULLET, ''))}`);
     else if (block.kind === 'numbered') out.push(md.replace(/^\s*\(?(\d{1,3})[.)]\s+/, '$1. '));

@@ -143,15 +143,30 @@ function renderParts(parts: Part[]): Pick<Fragment, 'text' | 'md' | 'monoChars' 
 }
 
 /** Escapes what would otherwise turn prose into Markdown or HTML. Intraword `_` stays. */
-function escapeProse(text: string): string {
+export function escapeProse(text: string): string {
   return (
     text
       .replace(/([\\`*])/g, '\\$1')
       // Brackets only make a link when `](` follows; reference definitions are caught at block start.
       .replace(/\]\(/g, ']\\(')
       .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-      .replace(/(^|[^\p{L}\p{N}_])(_+)|(_+)(?=$|[^\p{L}\p{N}_])/gu, (m) => m.replace(/_/g, '\\_'))
+      .replace(/_+/g, (run, at: number, all: string) => (atWordEdge(all, at, at + run.length) ? run.replace(/_/g, '\\_') : run))
   );
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** A run of `_` from `start` to `end` is escaped unless letters or digits sit on both sides (intraword). */
+function atWordEdge(text: string, start: number, end: number): boolean {
+  const before = start === 0 ? '' : String.fromCodePoint(codePointBefore(text, start));
+  const after = end === text.length ? '' : String.fromCodePoint(text.codePointAt(end)!);
+  return !WORD_CHAR.test(before) || !WORD_CHAR.test(after);
+}
+
+function codePointBefore(text: string, at: number): number {
+  const low = text.charCodeAt(at - 1);
+  const high = at >= 2 ? text.charCodeAt(at - 2) : 0;
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff ? text.codePointAt(at - 2)! : low;
 }
 
 /**

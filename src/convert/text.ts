@@ -101,7 +101,7 @@ function normaliseNewlines(text: string): string {
 }
 
 function ensureTrailingNewline(text: string): string {
-  const trimmed = text.replace(/\s+$/, '');
+  const trimmed = text.trimEnd();
   return trimmed ? `${trimmed}\n` : '';
 }
 
@@ -115,15 +115,90 @@ function bound(text: string): { body: string; warnings: Warning[] } {
   };
 }
 
-/** Title from YAML front matter (`title:`) or the first ATX / setext level-1 heading. */
-function markdownTitle(text: string): string | null {
+/**
+ * Title from YAML front matter (`title:`) or the first ATX / setext level-1 heading.
+ * Line by line, each line looked at a bounded number of times: the single regexes this
+ * replaces backtracked cubically on `# a` + spaces + `b`.
+ */
+export function markdownTitle(text: string): string | null {
   const front = /^---\n([\s\S]*?)\n---\n/.exec(text);
-  const fmTitle = front?.[1] ? /^title:\s*["']?(.+?)["']?\s*$/m.exec(front[1])?.[1] : undefined;
+  const fmTitle = front?.[1] ? frontMatterTitle(front[1]) : null;
   if (fmTitle) return fmTitle;
-  const atx = /^#\s+(.+?)\s*#*\s*$/m.exec(text);
-  const setext = /^([^\n#>`-][^\n]*)\n=+\s*$/m.exec(text);
-  if (atx && (!setext || atx.index < setext.index)) return atx[1] ?? null;
-  return setext?.[1]?.trim() ?? null;
+  const atx = atxTitle(text);
+  const setext = setextTitle(text);
+  if (atx && (!setext || atx.index < setext.index)) return atx.title;
+  return setext?.title.trim() ?? null;
+}
+
+interface FoundTitle {
+  title: string;
+  /** Where the heading starts in the text. */
+  index: number;
+}
+
+/** `title: value` (quotes dropped); a blank value continues on the next non-blank line, as YAML does. */
+function frontMatterTitle(front: string): string | null {
+  const lines = front.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.startsWith('title:')) continue;
+    let value = line.slice(6).trim();
+    for (let next = i + 1; value === '' && next < lines.length; next++) value = lines[next]!.trim();
+    if (value !== '') return stripOneQuote(value);
+  }
+  return null;
+}
+
+/** Drops one leading and one trailing `"` or `'`, each only when something is left. */
+function stripOneQuote(value: string): string {
+  const opened = isQuote(value[0]) && value.length > 1 ? value.slice(1) : value;
+  return isQuote(opened.at(-1)) && opened.length > 1 ? opened.slice(0, -1) : opened;
+}
+
+function isQuote(char: string | undefined): boolean {
+  return char === '"' || char === "'";
+}
+
+const WHITESPACE = /\s/;
+
+/** The first `# Title` line (closing `#`s dropped); the title may sit on the next non-blank line. */
+function atxTitle(text: string): FoundTitle | null {
+  for (let start = 0; start < text.length; start = nextLineStart(text, start)) {
+    if (text[start] !== '#' || !WHITESPACE.test(text[start + 1] ?? '')) continue;
+    let content = start + 1;
+    while (content < text.length && WHITESPACE.test(text[content]!)) content++;
+    if (content === text.length) return null;
+    const end = text.indexOf('\n', content);
+    const line = text.slice(content, end < 0 ? text.length : end);
+    const title = withoutClosingHashes(line.trimEnd()).trimEnd();
+    return { title: title === '' ? line[0]! : title, index: start };
+  }
+  return null;
+}
+
+function withoutClosingHashes(line: string): string {
+  let end = line.length;
+  while (end > 0 && line[end - 1] === '#') end--;
+  return line.slice(0, end);
+}
+
+/** The first line followed by a line of `=` (and spaces only). */
+function setextTitle(text: string): FoundTitle | null {
+  for (let start = 0; start < text.length; start = nextLineStart(text, start)) {
+    const end = text.indexOf('\n', start);
+    if (end < 0) return null;
+    if (end === start || '#>`-'.includes(text[start]!)) continue;
+    const underlineEnd = text.indexOf('\n', end + 1);
+    if (/^=+\s*$/.test(text.slice(end + 1, underlineEnd < 0 ? text.length : underlineEnd))) {
+      return { title: text.slice(start, end), index: start };
+    }
+  }
+  return null;
+}
+
+function nextLineStart(text: string, from: number): number {
+  const end = text.indexOf('\n', from);
+  return end < 0 ? text.length : end + 1;
 }
 
 /**

@@ -37,15 +37,43 @@ export interface XmlConversion {
 }
 
 const SKIP_TEXT = new Set(['script', 'style']);
-const DTD_SUBSET = /<!DOCTYPE[^[>]*\[[\s\S]*?\]\s*>/i;
+const DOCTYPE = /<!DOCTYPE/gi;
+const SUBSET_OR_END = /[[>]/g;
+const SUBSET_END = /\]\s*>/g;
+
+/**
+ * The first document type declaration with an internal subset (`<!DOCTYPE d [ … ]>`), as
+ * `/<!DOCTYPE[^[>]*\[[\s\S]*?\]\s*>/i` finds it, or null. A scanner, because that regex
+ * restarts at every `<!DOCTYPE` and scans to the end when nothing closes it: quadratic.
+ */
+export function findDtdSubset(text: string): { index: number; text: string } | null {
+  let from = 0;
+  for (;;) {
+    DOCTYPE.lastIndex = from;
+    const start = DOCTYPE.exec(text);
+    if (!start) return null;
+    SUBSET_OR_END.lastIndex = start.index + start[0].length;
+    const open = SUBSET_OR_END.exec(text);
+    if (!open) return null;
+    // `>` first: this declaration has no subset, nor has any other that starts before it.
+    if (open[0] === '>') {
+      from = open.index + 1;
+      continue;
+    }
+    SUBSET_END.lastIndex = open.index + 1;
+    const close = SUBSET_END.exec(text);
+    if (!close) return null;
+    return { index: start.index, text: text.slice(start.index, close.index + close[0].length) };
+  }
+}
 
 export function parseXml(text: string): { doc: Document; warnings: Warning[] } {
   const warnings: Warning[] = [];
   let source = text.replace(/^\uFEFF/, '');
-  const subset = DTD_SUBSET.exec(source.slice(0, 1024 * 1024));
+  const subset = findDtdSubset(source.slice(0, 1024 * 1024));
   if (subset) {
-    source = source.slice(0, subset.index) + source.slice(subset.index + subset[0].length);
-    if (/<!ENTITY/i.test(subset[0]))
+    source = source.slice(0, subset.index) + source.slice(subset.index + subset.text.length);
+    if (/<!ENTITY/i.test(subset.text))
       warnings.push({ code: 'XML_ENTITIES_IGNORED', message: 'the document type declaration defines entities; they were not expanded' });
   }
   const cut = nthStartTag(source, MAX_XML_ELEMENTS);

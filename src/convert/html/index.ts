@@ -2,6 +2,7 @@ import { Element } from 'domhandler';
 import type { Document, ParentNode } from 'domhandler';
 import { ServiceError, isServiceError } from '../../errors.js';
 import type { ConvertResult, DocumentMetadata } from '../types.js';
+import { replaceInlineLinks, stripTagRuns } from '../inline-scan.js';
 import { findFirst, parseHtml } from './dom.js';
 import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
@@ -98,8 +99,8 @@ function looksBinary(html: string): boolean {
 
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const HAS_CONTROL = new RegExp(CONTROL.source);
-const HAS_LONE_SURROGATE = new RegExp(LONE_SURROGATE.source);
+const HAS_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+const HAS_LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** String.prototype.isWellFormed (native since Node 20, not yet in TypeScript's ES2023 lib). */
 function isWellFormed(s: string): boolean {
@@ -121,11 +122,9 @@ function sanitizeOrNull(s: string | null): string | null {
 
 /** Visible text of our own Markdown (for language detection and LOW_CONTENT). */
 function markdownToPlain(md: string): string {
-  return md
-    .replace(/^```.*$/gm, '')
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/<\/?[a-z][^>]*>/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+  const withoutFences = md.replace(/^```.*$/gm, '');
+  const plainLinks = replaceInlineLinks(stripTagRuns(replaceInlineLinks(withoutFences, () => '', '![')), (label) => label);
+  return plainLinks
     .replace(/^[#>\-*|: ]+/gm, '')
     .replace(/[*_`|]+/g, '')
     .replace(/\s+/g, ' ')

@@ -122,7 +122,7 @@ export function codeText(pre: Element): string {
     .replace(/\r\n?/g, '\n')
     .replace(/\u00a0/g, ' ');
   if (text.startsWith('\n')) text = text.slice(1);
-  return text.replace(/\s+$/, '');
+  return text.trimEnd();
 }
 
 export function fencedCode(text: string, lang: string): string {

@@ -71,16 +71,20 @@ export function escapeLineStart(line: string): string {
     const m = /^(\d{1,9})([.)])(\s|$)/.exec(line);
     if (m) return `${m[1]}\\${line.slice((m[1] as string).length)}`;
   }
-  if (c === '|' && line.length > 1 && /^\|[\s:-]*\|?\s*$/.test(line)) return `\\${line}`;
+  if (c === '|' && line.length > 1 && /^\|[\s:-]*(?:\|\s*)?$/.test(line)) return `\\${line}`;
   return line;
 }
 
 /** Pipes and line breaks inside a GFM table cell. */
 export function escapeTableCell(s: string): string {
-  return s
-    .replace(/\|/g, '\\|')
-    .replace(/ *(?:\n|\u0001) */g, '<br>')
-    .trim();
+  return (
+    s
+      .replace(/\|/g, '\\|')
+      // Spaces around a break go with it; leading spaces are taken only from where their run
+      // begins, so a long run is not rescanned from each of its spaces.
+      .replace(/(?:(?<! ) +)?(?:\n|\u0001) */g, '<br>')
+      .trim()
+  );
 }
 
 /** Inline code with a fence longer than any backtick run inside (CommonMark code spans). */

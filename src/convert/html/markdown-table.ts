@@ -58,7 +58,8 @@ function row(w: TableWriter, cells: readonly Element[], columns: number): string
     filled += n;
   }
   for (; filled < columns; filled++) line += '  |';
-  return line.replace(/ {2,}\|/g, ' |');
+  // Matches start only where a run of spaces begins, so a long run is scanned once.
+  return line.replace(/(?<! ) {2,}\|/g, ' |');
 }
 
 function span(c: Element): number {

@@ -448,7 +448,8 @@ export function finishDocument(md: string): string {
     if (fenceMatch?.[1]) fence = fenceMatch[1];
     const last = raw.charCodeAt(raw.length - 1);
     const trailingBlank = last === 32 || last === 9;
-    const line = !trailingBlank || (raw.endsWith('  ') && !raw.endsWith('   ') && raw.trim() !== '') ? raw : raw.replace(/[ \t]+$/, '');
+    const line =
+      !trailingBlank || (raw.endsWith('  ') && !raw.endsWith('   ') && raw.trim() !== '') ? raw : raw.replace(/(?<![ \t])[ \t]+$/, '');
     if (line === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(line);
   }

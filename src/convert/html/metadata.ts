@@ -22,7 +22,8 @@ export interface PageMetadata {
 
 /** JSON-LD blocks larger than this are skipped (they are data dumps, not page metadata). */
 const MAX_JSON_LD_BYTES = 512 * 1024;
-const TITLE_SEPARATOR = /\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022:/]|-|::)\s+/;
+/** Starts only where a whitespace run begins, so a long run is not rescanned from each of its characters. */
+const TITLE_SEPARATOR = /(?<!\s)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022:/]|-|::)\s+/;
 const ARTICLE_TYPES = /Article|BlogPosting|Report|WebPage|Product|QAPage|DiscussionForumPosting|Recipe|Review|Event|Course|HowTo/;
 
 interface JsonLdFacts {
@@ -109,16 +110,44 @@ function stripSite(title: string, siteName: string | null): string {
 export function cleanTitle(raw: string, siteName: string | null): string {
   const stripped = stripSite(raw, siteName);
   if (stripped !== raw) return stripped;
-  const m = /^(.*\S)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022]|-|::)\s+(.+)$/.exec(raw);
-  if (!m) return raw;
-  const head = m[1] as string;
-  const tail = m[2] as string;
+  const last = titleSplit(raw, ANY_SEPARATOR, 'last');
+  if (!last) return raw;
+  const [head, tail] = last;
   const words = (s: string): number => s.split(/\s+/).length;
   if (words(tail) <= 4 && (words(head) >= 2 || head.length >= 2 * tail.length)) return head;
   // "Site | Headline": only with bar-like separators; "Short - long" is usually one title.
-  const first = /^(.+?)\s+(?:[|\u00b7\u00bb\u2022]|::)\s+(.*\S)$/.exec(raw);
-  if (first && words(first[1] as string) <= 3 && words(first[2] as string) >= 4) return first[2] as string;
+  const first = titleSplit(raw, BAR_SEPARATOR, 'first');
+  if (first && words(first[0]) <= 3 && words(first[1]) >= 4) return first[1];
   return raw;
+}
+
+/** ` - `, ` | `, ` :: `…: a separator between whitespace, matched from where the whitespace begins. */
+const ANY_SEPARATOR = /(?<!\s)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022]|-|::)\s+/g;
+const BAR_SEPARATOR = /(?<!\s)\s+(?:[|\u00b7\u00bb\u2022]|::)\s+/g;
+const LINE_BREAK = /[\n\r\u2028\u2029]/;
+
+/**
+ * `[head, tail]` around the last (or first) separator with a one-line head ending in a
+ * non-space and a one-line tail (ending in a non-space for 'first'), or null. What
+ * `/^(.*\S)\s+(?:…)\s+(.+)$/` and `/^(.+?)\s+(?:…)\s+(.*\S)$/` found, in one linear scan.
+ */
+function titleSplit(raw: string, separator: RegExp, which: 'first' | 'last'): [string, string] | null {
+  if (which === 'first' && /\s$/.test(raw)) return null;
+  const firstBreak = raw.search(LINE_BREAK);
+  let lastBreak = -1;
+  if (firstBreak >= 0) for (let i = raw.length - 1; lastBreak < 0; i--) if (LINE_BREAK.test(raw[i]!)) lastBreak = i;
+  let found: [string, string] | null = null;
+  separator.lastIndex = 0;
+  for (let m = separator.exec(raw); m !== null; m = separator.exec(raw)) {
+    // Separators may share whitespace (`a - - b`): look again right after this one's start.
+    separator.lastIndex = m.index + 1;
+    const tailStart = m.index + m[0].length;
+    if (firstBreak >= 0 && firstBreak < m.index) break;
+    if (m.index === 0 || tailStart === raw.length || lastBreak >= tailStart) continue;
+    found = [raw.slice(0, m.index), raw.slice(tailStart)];
+    if (which === 'first') break;
+  }
+  return found;
 }
 
 function readJsonLd(text: string, into: JsonLdFacts): void {

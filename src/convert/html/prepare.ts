@@ -242,11 +242,34 @@ function findImg(root: Element): Element | null {
     if (isElement(c) && c.name === 'img') return c;
   }
   // noscript content is often parsed as text; pull src/alt out of it.
-  const raw = textOf(root);
-  const m = /<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["'][^>]*>/i.exec(raw);
-  if (!m?.[1]) return null;
-  const alt = /\balt\s*=\s*["']([^"']*)["']/i.exec(m[0]);
-  return new Element('img', { src: m[1], ...(alt?.[1] ? { alt: alt[1] } : {}) }, []);
+  const tag = firstImgTagWithSrc(textOf(root));
+  if (!tag) return null;
+  const alt = /\balt\s*=\s*["']([^"']*)["']/i.exec(tag.text);
+  return new Element('img', { src: tag.src, ...(alt?.[1] ? { alt: alt[1] } : {}) }, []);
+}
+
+const IMG_OPEN = /<img\b/gi;
+const SRC_ATTR = /\bsrc\s*=\s*["']([^"']+)["']/gi;
+
+/**
+ * The first `<img …>` in text that has a `src`, and its last `src` value: what
+ * `/<img\b[^>]*\bsrc\s*=\s*["']([^"']+)["'][^>]*>/i` found, without its rescan of the
+ * rest of the text from every `<img` when no `>` closes them.
+ */
+function firstImgTagWithSrc(raw: string): { text: string; src: string } | null {
+  IMG_OPEN.lastIndex = 0;
+  for (let open = IMG_OPEN.exec(raw); open !== null; open = IMG_OPEN.exec(raw)) {
+    const end = raw.indexOf('>', open.index);
+    // No `>` left: no later tag can close either.
+    if (end < 0) return null;
+    const text = raw.slice(open.index, end + 1);
+    let src: string | undefined;
+    for (const m of text.matchAll(SRC_ATTR)) src = m[1];
+    if (src) return { text, src };
+    // Every `<img` before this `>` ends its tag there too.
+    IMG_OPEN.lastIndex = end + 1;
+  }
+  return null;
 }
 
 export function makeText(data: string): Text {

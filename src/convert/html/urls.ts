@@ -58,8 +58,40 @@ export function bestSrcsetCandidate(srcset: string): string | null {
 
 /** Commas separate candidates, but URLs may contain commas too (e.g. CDN resize params). */
 function splitSrcset(srcset: string): string[] {
-  return srcset.split(/,\s+|,(?=\S+\s+\d)/).filter((s) => s.trim() !== '');
+  // As `srcset.split(/,\s+|,(?=\S+\s+\d)/)`, scanning each run of non-space characters
+  // once: that regex's lookahead ran from every comma to the end of its run.
+  const parts: string[] = [];
+  let partStart = 0;
+  let at = 0;
+  while (at < srcset.length) {
+    if (WHITESPACE.test(srcset[at]!)) {
+      at++;
+      continue;
+    }
+    let runEnd = at;
+    while (runEnd < srcset.length && !WHITESPACE.test(srcset[runEnd]!)) runEnd++;
+    let spaceEnd = runEnd;
+    while (spaceEnd < srcset.length && WHITESPACE.test(srcset[spaceEnd]!)) spaceEnd++;
+    // A comma inside the run splits when a descriptor (space, then a digit) follows the run.
+    const descriptorFollows = spaceEnd > runEnd && /\d/.test(srcset[spaceEnd] ?? '');
+    for (let i = at; i < runEnd; i++) {
+      if (srcset[i] !== ',') continue;
+      if (i === runEnd - 1 && spaceEnd > runEnd) {
+        // `,\s+`: the comma and the spaces after it.
+        parts.push(srcset.slice(partStart, i));
+        partStart = spaceEnd;
+      } else if (i < runEnd - 1 && descriptorFollows) {
+        parts.push(srcset.slice(partStart, i));
+        partStart = i + 1;
+      }
+    }
+    at = spaceEnd;
+  }
+  parts.push(srcset.slice(partStart));
+  return parts.filter((s) => s.trim() !== '');
 }
+
+const WHITESPACE = /\s/;
 
 const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-url', 'data-hi-res-src', 'data-lazy'];
 
