@@ -92,7 +92,9 @@ export function parseHttpUrl(raw: string, base?: string): URL {
   if (url.username !== '' || url.password !== '') throw invalid('URLs with credentials are not allowed');
   if (url.hostname === '') throw invalid('the URL has no host');
   if (url.hostname.endsWith('.') && !url.hostname.startsWith('[')) {
-    const trimmed = url.hostname.replace(/\.+$/, '');
+    let end = url.hostname.length;
+    while (end > 0 && url.hostname[end - 1] === '.') end--;
+    const trimmed = url.hostname.slice(0, end);
     if (trimmed === '') throw invalid('the URL has no host');
     url.hostname = trimmed;
   }

@@ -37,8 +37,7 @@ const DETECTORS: Array<[WafVendor, Detector]> = [
       BLOCKING(r.status) &&
       (/akamai/i.test(h('server')) ||
         /errors\.edgesuite\.net|AkamaiGHost/i.test(r.body) ||
-        (/<title>\s*Access Denied\s*<\/title>/i.test(r.body) &&
-          /You don't have permission to access[\s\S]*Reference\s*#\d+\.[0-9a-f.]+/i.test(r.body))),
+        (/<title>\s*Access Denied\s*<\/title>/i.test(r.body) && akamaiReference(r.body))),
   ],
   [
     'imperva',
@@ -86,6 +85,21 @@ const DETECTORS: Array<[WafVendor, Detector]> = [
     (r) => BLOCKING(r.status) && (Object.keys(r.headers).some((k) => k.startsWith('x-kpsdk-')) || /KPSDK|\/ips\.js\?|kpsdk/i.test(r.body)),
   ],
 ];
+
+const AKAMAI_DENIED = /You don't have permission to access/i;
+const AKAMAI_REFERENCE = /Reference\s*#\d+\.[0-9a-f.]/gi;
+
+/**
+ * Akamai's "Access Denied" text followed somewhere by its reference number, as
+ * `/You don't have permission to access[\s\S]*Reference\s*#\d+\.[0-9a-f.]+/i` tested it,
+ * without that regex's rescan of the rest of the body from every copy of the sentence.
+ */
+function akamaiReference(body: string): boolean {
+  const denied = AKAMAI_DENIED.exec(body);
+  if (!denied) return false;
+  AKAMAI_REFERENCE.lastIndex = denied.index + denied[0].length;
+  return AKAMAI_REFERENCE.test(body);
+}
 
 /** The vendor whose block page this is, or null. */
 export function detectWaf(input: WafInput): WafVendor | null {

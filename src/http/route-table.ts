@@ -12,6 +12,9 @@ export class RouteTable {
       .join('/');
     for (const method of Array.isArray(methods) ? methods : [methods]) {
       if (method === 'HEAD') continue;
+      // Our own route URLs, escaped; each parameter is `[^/]+` between literal slashes, so a
+      // match is one pass over the path.
+      // eslint-disable-next-line pith/no-rescan
       this.routes.push({ pattern: new RegExp(`^${source}/?$`), method, url });
     }
   }

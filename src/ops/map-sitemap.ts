@@ -47,14 +47,62 @@ export function gunzipCapped(body: Buffer, maxBytes: number): Promise<{ data: Bu
   });
 }
 
-const BLOCK = {
-  index: /<(?:[\w-]+:)?sitemap\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?sitemap>/g,
-  urlset: /<(?:[\w-]+:)?url\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?url>/g,
+/**
+ * Element matching: an opening tag, then the text up to the first closing tag, leftmost
+ * first, as `/<(?:[\w-]+:)?url\b[^>]*>([\s\S]*?)<\/(?:[\w-]+:)?url>/g` would find them.
+ * Scanned by hand, because such a regex restarts at every `<url` and scans to the end of
+ * the text when nothing closes it: quadratic on a sitemap of unclosed blocks.
+ */
+interface ElementPattern {
+  /** The opening tag's name part, global; when `attributes`, the tag runs on to the first `>`. */
+  open: RegExp;
+  attributes: boolean;
+  /** The closing tag, global. */
+  close: RegExp;
+}
+
+const BLOCK: Record<'index' | 'urlset', ElementPattern> = {
+  index: { open: /<(?:[\w-]+:)?sitemap\b/g, attributes: true, close: /<\/(?:[\w-]+:)?sitemap>/g },
+  urlset: { open: /<(?:[\w-]+:)?url\b/g, attributes: true, close: /<\/(?:[\w-]+:)?url>/g },
 };
 /** `<loc>` of the entry itself, not of image/video/news extensions inside it. */
-const LOC = /<((?:[\w-]+:)?)loc>([\s\S]*?)<\/(?:[\w-]+:)?loc>/g;
-const LASTMOD = /<(?:[\w-]+:)?lastmod>([\s\S]*?)<\/(?:[\w-]+:)?lastmod>/;
+const LOC: ElementPattern = { open: /<((?:[\w-]+:)?)loc>/g, attributes: false, close: /<\/(?:[\w-]+:)?loc>/g };
+const LASTMOD: ElementPattern = { open: /<(?:[\w-]+:)?lastmod>/g, attributes: false, close: /<\/(?:[\w-]+:)?lastmod>/g };
 const EXTENSION_PREFIXES = new Set(['image:', 'video:', 'news:', 'xhtml:']);
+
+interface FoundElement {
+  /** The opening tag's match (its groups, e.g. the namespace prefix). */
+  open: RegExpExecArray;
+  inner: string;
+}
+
+/** Every element of the pattern in `text`, in order; each character is scanned a bounded number of times. */
+function* elementsOf(text: string, pattern: ElementPattern): Generator<FoundElement> {
+  let from = 0;
+  for (;;) {
+    pattern.open.lastIndex = from;
+    const open = pattern.open.exec(text);
+    if (!open) return;
+    let innerStart = open.index + open[0].length;
+    if (pattern.attributes) {
+      const gt = text.indexOf('>', innerStart);
+      // No `>` left: no later tag can open either.
+      if (gt < 0) return;
+      innerStart = gt + 1;
+    }
+    pattern.close.lastIndex = innerStart;
+    const close = pattern.close.exec(text);
+    // No closing tag left: no later element can close either.
+    if (!close) return;
+    yield { open, inner: text.slice(innerStart, close.index) };
+    from = close.index + close[0].length;
+  }
+}
+
+function firstElement(text: string, pattern: ElementPattern): FoundElement | null {
+  for (const element of elementsOf(text, pattern)) return element;
+  return null;
+}
 
 export function parseSitemap(text: string): ParsedSitemap {
   const head = text.slice(0, 4096);
@@ -63,23 +111,19 @@ export function parseSitemap(text: string): ParsedSitemap {
   const isXml = isIndex || /<(?:[\w-]+:)?urlset[\s>]/.test(text.slice(0, 65536)) || /^\s*<\?xml/.test(head);
   if (!isXml) return { kind: 'text', entries: textEntries(text) };
   const entries: SitemapEntry[] = [];
-  const block = isIndex ? BLOCK.index : BLOCK.urlset;
-  block.lastIndex = 0;
-  for (let m = block.exec(text); m !== null; m = block.exec(text)) {
-    const inner = m[1] ?? '';
+  for (const { inner } of elementsOf(text, isIndex ? BLOCK.index : BLOCK.urlset)) {
     const loc = firstLoc(inner);
     if (loc === null) continue;
-    const lastmod = LASTMOD.exec(inner)?.[1];
+    const lastmod = firstElement(inner, LASTMOD)?.inner;
     entries.push(lastmod ? { loc, lastmod: xmlText(lastmod) } : { loc });
   }
   return { kind: isIndex ? 'index' : 'urlset', entries };
 }
 
 function firstLoc(inner: string): string | null {
-  LOC.lastIndex = 0;
-  for (let m = LOC.exec(inner); m !== null; m = LOC.exec(inner)) {
-    if (EXTENSION_PREFIXES.has((m[1] ?? '').toLowerCase())) continue;
-    const loc = xmlText(m[2] ?? '');
+  for (const { open, inner: raw } of elementsOf(inner, LOC)) {
+    if (EXTENSION_PREFIXES.has((open[1] ?? '').toLowerCase())) continue;
+    const loc = xmlText(raw);
     return loc === '' ? null : loc;
   }
   return null;

@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import { collapseWhitespace } from '../convert/html/dom.js';
+import { hasInlineLink } from '../convert/inline-scan.js';
 import { isAllowedByRobots, parseRobots } from '../fetch/robots.js';
 import type { HtmlPage } from './html-page.js';
 import { elements, visibleText } from './html-page.js';
@@ -293,7 +294,7 @@ function llmsTxtCheck(llms: ProbeAnswer | null): ScoreCheck {
   }
   const firstLine = text.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
   const hasH1 = /^# \S/.test(firstLine);
-  const hasLink = /\[[^\]]+\]\([^)\s]+[^)]*\)/.test(text);
+  const hasLink = hasInlineLink(text);
   if (hasH1 && hasLink) return check('llms_txt', label, 10, 10, 'starts with an H1 title and lists links');
   return check(
     'llms_txt',
