@@ -1,15 +1,24 @@
 import { ServiceError } from '../errors.js';
+import { compileGlobMatcher } from './map-glob.js';
 
 /**
  * URL filters (include/exclude globs) and BM25 ranking over URL + title for map. Pure.
  */
 
+export interface CompiledGlob {
+  /** Matches the whole URL (case-insensitively) rather than the path with its query. */
+  fullUrl: boolean;
+  matches(text: string): boolean;
+  /** Cost of a match per character of text (see GlobMatcher.words). */
+  words: number;
+}
+
 /**
- * Glob → anchored RegExp. `**` spans segments, `*` stays within one, `?` is one character.
- * A pattern starting with `/` matches the path (with its query); one starting with
- * `http://` or `https://` matches the whole URL. Anything else is BAD_REQUEST.
+ * Glob → matcher (see map-glob.ts). `**` spans segments, `*` stays within one, `?` is one
+ * character. A pattern starting with `/` matches the path (with its query); one starting
+ * with `http://` or `https://` matches the whole URL. Anything else is BAD_REQUEST.
  */
-export function compileGlob(pattern: string, field: string): { fullUrl: boolean; re: RegExp } {
+export function compileGlob(pattern: string, field: string): CompiledGlob {
   const fullUrl = /^https?:\/\//i.test(pattern);
   if (!fullUrl && !pattern.startsWith('/')) {
     throw new ServiceError(
@@ -17,28 +26,13 @@ export function compileGlob(pattern: string, field: string): { fullUrl: boolean;
       `${field}: "${pattern.slice(0, 100)}" must start with "/" (a path) or "http(s)://" (a whole URL)`,
     );
   }
-  let src = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i] as string;
-    if (ch === '*') {
-      if (pattern[i + 1] === '*') {
-        src += '.*';
-        i++;
-      } else {
-        src += '[^/]*';
-      }
-    } else if (ch === '?') {
-      src += '[^/]';
-    } else {
-      src += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-    }
-  }
-  return { fullUrl, re: new RegExp(`^${src}$`, fullUrl ? 'i' : '') };
+  const matcher = compileGlobMatcher(pattern, fullUrl);
+  return { fullUrl, matches: (text) => matcher.matches(text), words: matcher.words };
 }
 
 export interface UrlFilter {
-  include: Array<{ fullUrl: boolean; re: RegExp }>;
-  exclude: Array<{ fullUrl: boolean; re: RegExp }>;
+  include: CompiledGlob[];
+  exclude: CompiledGlob[];
 }
 
 export function compileFilter(include: readonly string[], exclude: readonly string[]): UrlFilter {
@@ -49,16 +43,86 @@ export function compileFilter(include: readonly string[], exclude: readonly stri
 }
 
 export function passesFilter(filter: UrlFilter, url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  const path = parsed.pathname + parsed.search;
-  const hit = (g: { fullUrl: boolean; re: RegExp }): boolean => g.re.test(g.fullUrl ? url : path);
+  const texts = filterTexts(url);
+  if (texts === null) return false;
+  const hit = (g: CompiledGlob): boolean => g.matches(g.fullUrl ? texts.url : texts.path);
   if (filter.include.length > 0 && !filter.include.some(hit)) return false;
   return !filter.exclude.some(hit);
+}
+
+/** What globs are matched against: the whole URL, or its path with the query. */
+function filterTexts(url: string): { url: string; path: string } | null {
+  try {
+    const parsed = new URL(url);
+    return { url, path: parsed.pathname + parsed.search };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Time filtering may take once discovery is done. Each glob match is linear, but 100 client
+ * globs over the 50,000 URLs a map may collect are still a lot of work: past this bound the
+ * URLs not yet examined are dropped and the call reports the `time` bound.
+ */
+export const FILTER_BUDGET_MS = 5_000;
+/** The filter gives the event loop back this often, so other requests keep being served. */
+const FILTER_SLICE_MS = 10;
+/** Glob work (characters × state words) between two looks at the clock (well under 1 ms). */
+const WORK_PER_CLOCK_LOOK = 50_000;
+
+/**
+ * The links that pass the filter (as passesFilter), in order, computed in slices that
+ * yield to the event loop; `complete: false` when the time bound cut it short.
+ */
+export async function filterLinks<T extends { url: string }>(
+  links: readonly T[],
+  filter: UrlFilter,
+  budgetMs: number = FILTER_BUDGET_MS,
+): Promise<{ kept: T[]; complete: boolean }> {
+  if (filter.include.length === 0 && filter.exclude.length === 0) return { kept: [...links], complete: true };
+  const deadline = performance.now() + budgetMs;
+  let sliceEnd = performance.now() + FILTER_SLICE_MS;
+  let work = 0;
+  /** False once the time is up; yields when the slice is used up. */
+  const carryOn = async (): Promise<boolean> => {
+    work = 0;
+    const now = performance.now();
+    if (now >= deadline) return false;
+    if (now >= sliceEnd) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceEnd = performance.now() + FILTER_SLICE_MS;
+    }
+    return true;
+  };
+  const kept: T[] = [];
+  for (const link of links) {
+    const texts = filterTexts(link.url);
+    if (texts === null) continue;
+    let included = filter.include.length === 0;
+    for (const glob of filter.include) {
+      const text = glob.fullUrl ? texts.url : texts.path;
+      work += text.length * glob.words;
+      if (work >= WORK_PER_CLOCK_LOOK && !(await carryOn())) return { kept, complete: false };
+      if (glob.matches(text)) {
+        included = true;
+        break;
+      }
+    }
+    if (!included) continue;
+    let excluded = false;
+    for (const glob of filter.exclude) {
+      const text = glob.fullUrl ? texts.url : texts.path;
+      work += text.length * glob.words;
+      if (work >= WORK_PER_CLOCK_LOOK && !(await carryOn())) return { kept, complete: false };
+      if (glob.matches(text)) {
+        excluded = true;
+        break;
+      }
+    }
+    if (!excluded) kept.push(link);
+  }
+  return { kept, complete: true };
 }
 
 /** Lower-case letter/number runs; URLs split on every separator. */

@@ -7,7 +7,7 @@ import type { Fetcher } from '../fetch/types.js';
 import { parseHttpUrl } from '../fetch/url.js';
 import type { CacheStore } from '../store/types.js';
 import { absoluteHttpUrl, elements, isHtmlType, parsePage } from './html-page.js';
-import { compileFilter, passesFilter, rankByRelevance } from './map-rank.js';
+import { compileFilter, filterLinks, rankByRelevance } from './map-rank.js';
 import { gunzipCapped, isGzip, parseSitemap } from './map-sitemap.js';
 import { cacheKey, readThroughCache } from './read.js';
 import { resourceFetcher, sitemapLines } from './score.js';
@@ -163,7 +163,8 @@ export async function mapSite(deps: MapDeps, input: MapInput): Promise<MapResult
 
   // 3. filter, rank, cut
   const all = [...found.values()];
-  const filtered = all.filter((l) => passesFilter(filter, l.url));
+  const { kept: filtered, complete } = await filterLinks(all, filter);
+  if (!complete) bounds.add('time');
   const matched = input.search ? rankByRelevance(filtered, input.search) : filtered;
   const links = matched.slice(0, input.limit);
   return {
