@@ -268,7 +268,7 @@ export class BrowserPool {
 /** `chromium --version` → "156.0.8078.79" ('' when it does not say). */
 async function chromiumVersion(executablePath: string): Promise<string> {
   const { stdout } = await execFileAsync(executablePath, ['--version'], { timeout: 10_000 });
-  return /\d+(?:\.\d+){1,3}/.exec(stdout)?.[0] ?? '';
+  return /(?<!\d)\d+(?:\.\d+){1,3}/.exec(stdout)?.[0] ?? '';
 }
 
 /** Closing a context kills its renderers; a hung close must not hold the slot forever. */
