@@ -82,6 +82,17 @@ function emptyToNull(raw: string | undefined): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
+/** Bearer secrets guard the admin API and metrics; a short one can be guessed online. */
+export const MIN_TOKEN_CHARS = 32;
+
+function parseToken(name: string, raw: string | undefined): string | null {
+  const token = emptyToNull(raw);
+  if (token !== null && token.length < MIN_TOKEN_CHARS) {
+    throw new ConfigError(`${name} must be at least ${MIN_TOKEN_CHARS} characters (e.g. openssl rand -hex 32), got ${token.length}`);
+  }
+  return token;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL?.trim() || 'info';
   if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`);
@@ -89,8 +100,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: parsePort(env.PORT, 8080),
     host: env.HOST?.trim() || '127.0.0.1',
     dataDir: resolve(env.DATA_DIR?.trim() || './data'),
-    adminToken: emptyToNull(env.ADMIN_TOKEN),
-    metricsToken: emptyToNull(env.METRICS_TOKEN),
+    adminToken: parseToken('ADMIN_TOKEN', env.ADMIN_TOKEN),
+    metricsToken: parseToken('METRICS_TOKEN', env.METRICS_TOKEN),
     engineVersion: emptyToNull(env.ENGINE_VERSION) ?? defaultEngineVersion(),
     logLevel,
     allowPrivateTargets: (env.ALLOW_PRIVATE_TARGETS ?? '')

@@ -15,10 +15,17 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-/** Thrown when Content-Encoding names a coding we cannot decode. */
+/** Thrown when Content-Encoding names a coding we cannot decode, or stacks too many. */
 export class UnsupportedEncodingError extends Error {
   override name = 'UnsupportedEncodingError';
 }
+
+/**
+ * Most codings one body may stack. Every extra layer is another decompressor whose output
+ * feeds the next (curl caps the chain after CVE-2022-32206); real servers apply one, and a
+ * CDN may add a second.
+ */
+export const MAX_CONTENT_CODINGS = 2;
 
 export interface ReadBodyOptions {
   /** Content-Encoding codings in the order they were applied (header order). */
@@ -56,6 +63,9 @@ class Truncated extends Error {}
 export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBodyOptions): Promise<BodyResult> {
   const { maxBytes, truncate = false } = opts;
   const maxRaw = opts.maxRawBytes ?? maxBytes;
+  if (opts.encodings.length > MAX_CONTENT_CODINGS) {
+    throw new UnsupportedEncodingError(`${opts.encodings.length} stacked content codings; at most ${MAX_CONTENT_CODINGS} are decoded`);
+  }
   const decoders = [...opts.encodings].reverse().map(createDecoder);
   if (decoders.length === 0) return readIdentity(source, maxBytes, truncate);
   let rawBytes = 0;

@@ -58,8 +58,14 @@ export function mapFetchError(err: unknown, ctx: { deadlineHit: boolean; timeout
   }
   const tooLarge = findInChain(err, (e): e is BodyTooLargeError => e instanceof BodyTooLargeError);
   if (tooLarge) return new ServiceError('TOO_LARGE', undefined, {}, { cause: err });
-  if (findInChain(err, (e): e is UnsupportedEncodingError => e instanceof UnsupportedEncodingError)) {
-    return new ServiceError('UPSTREAM_ERROR', 'the target used an unsupported content encoding', { upstream_status: null }, { cause: err });
+  const encoding = findInChain(err, (e): e is UnsupportedEncodingError => e instanceof UnsupportedEncodingError);
+  if (encoding) {
+    return new ServiceError(
+      'UPSTREAM_ERROR',
+      `the target's content encoding is refused: ${encoding.message}`,
+      { upstream_status: null },
+      { cause: err },
+    );
   }
   const code = errorCode(err);
   if (code === null) return err;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode, ErrorFields } from '../errors.js';
 import { ServiceError, isServiceError } from '../errors.js';
+import { MAX_URL_LENGTH } from '../fetch/url.js';
 
 /** Fastify's own request-parsing errors, mapped to registry codes. */
 const FASTIFY_CODES: Record<string, { code: ErrorCode; message: string }> = {
@@ -27,6 +28,7 @@ export function toServiceError(err: unknown): ServiceError | null {
   const fe = err as Partial<FastifyError> & { validation?: unknown; type?: string };
   if (fe && typeof fe === 'object') {
     if (fe.validation) {
+      if (isUrlLengthViolation(fe.validation)) return new ServiceError('INVALID_URL', urlLengthMessage(fe.validation));
       return new ServiceError('BAD_REQUEST', fe.message ?? 'the request body is invalid');
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
@@ -38,6 +40,30 @@ export function toServiceError(err: unknown): ServiceError | null {
     }
   }
   return null;
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  keyword?: string;
+}
+
+/** `/url` or `/urls/3`: the fields that carry a target URL. */
+const URL_FIELD = /^\/urls?(?:\/\d+)?$/;
+
+/**
+ * An empty URL or one over the length bound is still a URL that is invalid (the spec's
+ * INVALID_URL), not a malformed request: the schema's string bounds only exist to refuse
+ * it before any work.
+ */
+function isUrlLengthViolation(validation: unknown): boolean {
+  if (!Array.isArray(validation) || validation.length === 0) return false;
+  const first = validation[0] as ValidationIssue;
+  return (first.keyword === 'minLength' || first.keyword === 'maxLength') && URL_FIELD.test(first.instancePath ?? '');
+}
+
+function urlLengthMessage(validation: unknown): string {
+  const first = (validation as ValidationIssue[])[0];
+  return first?.keyword === 'minLength' ? 'the URL is empty' : `the URL is longer than the accepted maximum (${MAX_URL_LENGTH} characters)`;
 }
 
 export function envelope(requestId: string, code: ErrorCode, message: string, fields: ErrorFields = {}): ErrorEnvelope {

@@ -53,8 +53,8 @@ const CASES: Case[] = [
   { name: 'url is null', opts: (k) => ({ key: k, body: { url: null } }), status: 400, code: 'BAD_REQUEST' },
   { name: 'url is an object', opts: (k) => ({ key: k, body: { url: { href: 'https://example.com' } } }), status: 400, code: 'BAD_REQUEST' },
   { name: 'url is an array', opts: (k) => ({ key: k, body: { url: ['https://example.com'] } }), status: 400, code: 'BAD_REQUEST' },
-  { name: 'url is empty', opts: (k) => ({ key: k, body: { url: '' } }), status: 400, code: 'BAD_REQUEST' },
-  { name: 'url too long', opts: (k) => ({ key: k, body: { url: longUrl } }), status: 400, code: 'BAD_REQUEST' },
+  { name: 'url is empty', opts: (k) => ({ key: k, body: { url: '' } }), status: 400, code: 'INVALID_URL' },
+  { name: 'url too long', opts: (k) => ({ key: k, body: { url: longUrl } }), status: 400, code: 'INVALID_URL' },
   {
     name: 'fresh is a string',
     opts: (k) => ({ key: k, body: { url: 'https://example.com', fresh: 'true' } }),
@@ -193,13 +193,13 @@ describe('bad input never becomes a 500 and never costs anything', () => {
     svc = await startService();
     ({ apiKey: key, accountId } = await svc.newAccount('free'));
     const extra = await svc.call(`/admin/v1/accounts/${accountId}/keys`, {
-      key: 'test-admin-token-0123456789',
+      key: 'test-admin-token-0123456789abcdef0123456789',
       body: { name: 'to revoke' },
     });
     revoked = extra.json.api_key;
     const del = await svc.call(`/admin/v1/accounts/${accountId}/keys/${extra.json.key_id}`, {
       method: 'DELETE',
-      key: 'test-admin-token-0123456789',
+      key: 'test-admin-token-0123456789abcdef0123456789',
     });
     expect(del.status).toBe(204);
   });

@@ -43,7 +43,7 @@ describe('billing: plans, packs, quota, month rollover', () => {
     expect(usage).toEqual({ planUsed: 1000, boughtBalance: 0 });
     // a Free account never buys packs
     const pack = await svc.call(`/admin/v1/accounts/${accountId}/credit-packs`, {
-      key: 'test-admin-token-0123456789',
+      key: 'test-admin-token-0123456789abcdef0123456789',
       body: { pack: 'S' },
     });
     expect(pack.status).toBe(409);
@@ -133,7 +133,7 @@ describe('billing: plans, packs, quota, month rollover', () => {
 
   it('quota and concurrency are per account, shared by all its keys', async () => {
     const { apiKey, accountId } = await svc.newAccount('starter');
-    const second = await svc.call(`/admin/v1/accounts/${accountId}/keys`, { key: 'test-admin-token-0123456789', body: {} });
+    const second = await svc.call(`/admin/v1/accounts/${accountId}/keys`, { key: 'test-admin-token-0123456789abcdef0123456789', body: {} });
     expect(second.status).toBe(201);
     await svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/k1.html` } });
     const res = await svc.call('/v1/read', { key: second.json.api_key, body: { url: `${site.origin}/k2.html` } });

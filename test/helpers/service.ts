@@ -19,7 +19,7 @@ import type { Renderer } from '../../src/render/types.js';
 import { openSqliteStores } from '../../src/store/sqlite/index.js';
 import type { PlanId, Stores } from '../../src/store/types.js';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
 
 export interface TestService {
   app: FastifyInstance;

@@ -21,7 +21,18 @@ real content: it talks about headings, lists, tables and links, which every good
 </article></main>
 </body></html>`;
 
+/** An article with a figure whose image lives on the fixture site (`/pixel.png` counts its hits). */
+export const FIGURE_HTML = `<!doctype html>
+<html lang="en"><head><title>Figure page</title></head><body><main><article>
+<h1>A page with a picture</h1>
+<p>The chart below shows how many pages a reader service converts per second on one core, measured on a quiet machine.</p>
+<figure><img src="/pixel.png" alt="Pages per second chart"><figcaption>Pages per second</figcaption></figure>
+<p>Images in converted Markdown point at other servers, so a viewer should not load them without being asked to.</p>
+</article></main></body></html>`;
+
 export interface FixtureSite extends Site {
+  /** Requests the site received for `/pixel.png`. */
+  pixelHits(): number;
   /** Requests to `/slow…` wait here until the test opens them. */
   gates: Array<() => void>;
   openGates(): void;
@@ -31,6 +42,7 @@ export interface FixtureSite extends Site {
 export async function startFixtureSite(): Promise<FixtureSite> {
   const gates: Array<() => void> = [];
   let origin = '';
+  let pixelHits = 0;
   const site = await startSite(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (path === '/robots.txt') return void res.writeHead(404).end();
@@ -47,6 +59,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
         .end(
           '<!doctype html><html lang="en"><head><title>Shell app</title></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript><script src="/static/js/main.js"></script></body></html>',
         );
+    }
+    if (path === '/figure.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FIGURE_HTML);
+    if (path === '/pixel.png') {
+      pixelHits++;
+      return void res.writeHead(204).end();
     }
     if (path === '/missing') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>nope</h1>');
     if (path.startsWith('/slow')) await new Promise<void>((resolve) => gates.push(resolve));
@@ -66,6 +83,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   return {
     ...site,
     gates,
+    pixelHits: () => pixelHits,
     openGates: () => {
       for (const open of gates.splice(0)) open();
     },

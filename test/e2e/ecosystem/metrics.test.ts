@@ -78,7 +78,7 @@ describe('GET /metrics (Prometheus)', () => {
 describe('GET /metrics with METRICS_TOKEN set', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startService({ env: { METRICS_TOKEN: 'scrape-secret-0123456789' } });
+    svc = await startService({ env: { METRICS_TOKEN: 'scrape-secret-0123456789abcdefghijklmnop' } });
   });
   afterAll(async () => {
     await svc.close();
@@ -88,9 +88,9 @@ describe('GET /metrics with METRICS_TOKEN set', () => {
     const none = await svc.call('/metrics');
     expect(none.status).toBe(401);
     expect(none.json).toMatchObject({ status: 'error', code: 'UNAUTHORIZED' });
-    const wrong = await svc.call('/metrics', { headers: { authorization: 'Bearer scrape-secret-01234567890' } });
+    const wrong = await svc.call('/metrics', { headers: { authorization: 'Bearer scrape-secret-0123456789abcdefghijklmnoq' } });
     expect(wrong.status).toBe(401);
-    const right = await svc.call('/metrics', { headers: { authorization: 'Bearer scrape-secret-0123456789' } });
+    const right = await svc.call('/metrics', { headers: { authorization: 'Bearer scrape-secret-0123456789abcdefghijklmnop' } });
     expect(right.status).toBe(200);
     expect(right.text).toContain('pith_requests_total');
   });

@@ -142,6 +142,30 @@ describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in C
     expect(pageErrors).toEqual([]);
   });
 
+  it('loads no remote image until the user asks for images', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const page = await context.newPage();
+    await page.goto(`${svc.baseUrl}/`);
+    await page.fill('#url', `${site.origin}/figure.html`);
+    await page.fill('#key', apiKey);
+    await page.click('#read');
+    await page.waitForSelector('#result:not([hidden])');
+    expect(await page.textContent('#rendered .image-placeholder')).toBe('[image: Pages per second chart]');
+    expect(await page.locator('#rendered img').count()).toBe(0);
+    expect(await page.textContent('#raw')).toContain(`![Pages per second chart](${site.origin}/pixel.png)`);
+    expect(site.pixelHits()).toBe(0);
+    expect(outsideRequests).not.toContain(`${site.origin}/pixel.png`);
+
+    const loaded = page.waitForRequest(`${site.origin}/pixel.png`);
+    await page.check('#images');
+    await loaded;
+    expect(await page.locator('#rendered img').getAttribute('src')).toBe(`${site.origin}/pixel.png`);
+    expect(site.pixelHits()).toBe(1);
+    await page.close();
+    // the one load the user asked for is not a leak for the other tests' check
+    outsideRequests.splice(0, outsideRequests.length, ...outsideRequests.filter((u) => u !== `${site.origin}/pixel.png`));
+  });
+
   it('shows the error code and request id when the key is wrong', async () => {
     const page = await context.newPage();
     await page.goto(`${svc.baseUrl}/`);

@@ -43,6 +43,15 @@ describe('readBody', () => {
     expect((await readBody(source, { encodings: ['gzip', 'br'], maxBytes: MB })).body.toString()).toBe('stacked');
   });
 
+  it('refuses more than two stacked codings before reading a byte', async () => {
+    const thrice = gzipSync(gzipSync(gzipSync(Buffer.from('layered'))));
+    const { source, pulled } = chunked(thrice);
+    const err = await readBody(source, { encodings: ['gzip', 'gzip', 'gzip'], maxBytes: MB }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UnsupportedEncodingError);
+    expect(String(err)).toContain('3 stacked content codings');
+    expect(pulled()).toBe(0);
+  });
+
   it('stops a gzip bomb at the decoded cap after pulling only a little of it', async () => {
     const one = gzipSync(Buffer.alloc(10 * MB), { level: 9 });
     const bomb = Buffer.concat(new Array<Buffer>(100).fill(one)); // 1 GB inflated

@@ -27,7 +27,7 @@ describe('OpenAPI document, routes, error registry and docs/errors.md agree', ()
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pith-openapi-'));
     const stores = openSqliteStores(dir);
-    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'x', LOG_LEVEL: 'silent', ENGINE_VERSION: 't' });
+    const config = loadConfig({ DATA_DIR: dir, ADMIN_TOKEN: 'x'.repeat(32), LOG_LEVEL: 'silent', ENGINE_VERSION: 't' });
     app = await buildApp(config, { stores, fetcher: refuseAll, now: () => Date.now(), randomBytes });
     await app.ready();
     routes.push(...app.routeTable.list());

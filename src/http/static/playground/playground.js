@@ -37,10 +37,35 @@
     $('error-request').textContent = requestId || '—';
   }
 
+  /** Attributes that make a browser fetch something as soon as the element exists. */
+  const LOADING_ATTRIBUTES = ['src', 'srcset', 'poster', 'background', 'data'];
+
+  /**
+   * Remote images stay unloaded until the user asks: an image URL in a page is a tracking
+   * pixel or a request into the viewer's own network as easily as a picture. Each image
+   * becomes its alt text, marked as an image, with the URL as a tooltip. The work happens in
+   * a DOMParser document, which never loads anything; only the result reaches the page.
+   */
+  function withoutRemoteLoads(html) {
+    const doc = new DOMParser().parseFromString(html, 'text/html');
+    for (const img of doc.body.querySelectorAll('img')) {
+      const stand = doc.createElement('span');
+      stand.className = 'image-placeholder';
+      stand.textContent = `[image${img.getAttribute('alt') ? `: ${img.getAttribute('alt')}` : ''}]`;
+      stand.title = img.getAttribute('src') || '';
+      img.replaceWith(stand);
+    }
+    for (const el of doc.body.querySelectorAll('*')) {
+      for (const name of LOADING_ATTRIBUTES) el.removeAttribute(name);
+    }
+    return doc.body.innerHTML;
+  }
+
   function renderMarkdown(markdown) {
     const html = window.marked.parse(markdown, { mangle: false, headerIds: false });
     // The Markdown comes from arbitrary pages: never trust its HTML.
-    return window.DOMPurify.sanitize(html, { USE_PROFILES: { html: true } });
+    const clean = window.DOMPurify.sanitize(html, { USE_PROFILES: { html: true } });
+    return $('images').checked ? clean : withoutRemoteLoads(clean);
   }
 
   function showResult(json, response) {
@@ -150,6 +175,11 @@
   }
 
   $('read-form').addEventListener('submit', read);
+  $('images').addEventListener('change', () => {
+    if (!last) return;
+    last.html = renderMarkdown(last.markdown);
+    $('rendered').innerHTML = last.html;
+  });
   $('copy-md').addEventListener('click', (e) => last && copy(last.markdown, e.currentTarget));
   $('copy-html').addEventListener('click', (e) => last && copy(last.html, e.currentTarget));
   $('copy-json').addEventListener('click', (e) => last && copy(JSON.stringify(last.json, null, 2), e.currentTarget));
