@@ -3,14 +3,24 @@ import type { Account, CreditSource, RefundResult, Stores } from '../store/types
 import { nextPeriodStart, utcPeriod } from './period.js';
 import { PLANS } from './plans.js';
 
-/** A slot expires this long after it was taken, whatever happens to the process holding it. */
+/**
+ * A slot's lease: it expires this long after it was taken or last renewed, so a holder that
+ * died (SIGKILL, lost host) frees it by then at the latest.
+ */
 export const SLOT_TTL_MS = 30_000;
+/**
+ * A live holder renews its lease this often for as long as its work runs (a batch, a PDF, a
+ * render may take minutes): two renewals may fail or run late before the lease lapses.
+ */
+export const SLOT_RENEW_MS = 10_000;
 
 export interface BillingDeps {
   stores: Stores;
   now: () => number;
   newId: (prefix: string) => string;
   logger?: { error(obj: object, msg?: string): void };
+  /** Lease timing (tests); default SLOT_TTL_MS / SLOT_RENEW_MS. */
+  slotLease?: { ttlMs: number; renewEveryMs: number };
   /** Told about slots, charges and refunds as they happen (metrics); must not throw. */
   onEvent?: (event: BillingEvent) => void;
 }
@@ -75,13 +85,14 @@ export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions,
   const { stores } = deps;
   const { account, state } = opts;
   const plan = PLANS[account.plan];
+  const lease = deps.slotLease ?? { ttlMs: SLOT_TTL_MS, renewEveryMs: SLOT_RENEW_MS };
   const slotId = deps.newId('slot');
   const slot = await stores.slots.acquire({
     accountId: account.id,
     slotId,
     limit: plan.concurrency,
     nowMs: deps.now(),
-    ttlMs: SLOT_TTL_MS,
+    ttlMs: lease.ttlMs,
   });
   if (!slot.acquired) {
     deps.onEvent?.({ type: 'slot_refused', operation: opts.operation });
@@ -94,6 +105,7 @@ export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions,
   }
   state.concurrentRemaining = Math.max(0, plan.concurrency - slot.inFlight);
   deps.onEvent?.({ type: 'slot_acquired', operation: opts.operation });
+  const renewal = keepLeaseAlive(deps, { accountId: account.id, slotId, ...lease });
   try {
     const handle = await charge(deps, opts);
     try {
@@ -107,12 +119,45 @@ export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions,
       throw err;
     }
   } finally {
+    renewal.stop();
     await stores.slots.release(account.id, slotId).catch((err: unknown) => {
       // The 30 s expiry frees it anyway; log so an operator sees a flapping store.
       deps.logger?.error({ err, slotId }, 'slot release failed');
     });
     deps.onEvent?.({ type: 'slot_released', operation: opts.operation });
   }
+}
+
+/**
+ * Renews the slot's lease every `renewEveryMs` while the work runs. A renewal that fails
+ * (store hiccup) is retried at the next tick; one that finds the lease gone (it lapsed
+ * while the process was stalled) is logged: the work goes on, but the account may briefly
+ * have one call more in flight than its limit.
+ */
+function keepLeaseAlive(
+  deps: BillingDeps,
+  slot: { accountId: string; slotId: string; ttlMs: number; renewEveryMs: number },
+): { stop(): void } {
+  let running = false;
+  let lost = false;
+  const timer = setInterval(() => {
+    if (running || lost) return;
+    running = true;
+    deps.stores.slots
+      .renew({ accountId: slot.accountId, slotId: slot.slotId, nowMs: deps.now(), ttlMs: slot.ttlMs })
+      .then((alive) => {
+        if (alive) return;
+        lost = true;
+        deps.logger?.error({ slotId: slot.slotId }, 'slot lease lapsed before renewal; the call goes on without a slot');
+      })
+      .catch((err: unknown) => deps.logger?.error({ err, slotId: slot.slotId }, 'slot lease renewal failed; retrying at the next tick'))
+      .finally(() => {
+        running = false;
+      });
+  }, slot.renewEveryMs);
+  // the lease never keeps a process alive on its own
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 async function charge(deps: BillingDeps, opts: BilledCallOptions): Promise<ChargeHandle> {

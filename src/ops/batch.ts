@@ -9,6 +9,14 @@ import { routeFragment } from './rendering.js';
 /** Most URLs one batch call takes (spec: 1..100). */
 export const MAX_BATCH_URLS = 100;
 
+/**
+ * A batch starts no item after this long. Items already started finish within their own
+ * read deadline, so a batch answers within about this plus one read; the rest are
+ * `ok: false` with TIMEOUT and refunded. Without it, 100 slow items would hold the slot
+ * for up to 100 / parallelism × (15 s fetch + conversion).
+ */
+export const BATCH_TIME_LIMIT_MS = 120_000;
+
 export type BatchItem =
   | { ok: true; result: ReadResult; cacheHit: boolean }
   | { ok: false; url: string; error: { code: ErrorCode; message: string } };
@@ -23,6 +31,8 @@ export interface BatchInput {
   signal?: AbortSignal;
   /** Called once for every failed item, with its index (the route refunds its credit). */
   onItemFailed: (index: number) => Promise<void>;
+  /** Override of BATCH_TIME_LIMIT_MS (tests). */
+  timeLimitMs?: number;
 }
 
 /**
@@ -34,12 +44,21 @@ export async function readBatch(deps: ReadDeps, input: BatchInput): Promise<Batc
   const results: BatchItem[] = new Array<BatchItem>(input.urls.length);
   // duplicates are charged each, but share one read of their canonical URL
   const reads = new Map<string, Promise<{ result: ReadResult; cacheHit: boolean }>>();
+  const timeLimitMs = input.timeLimitMs ?? BATCH_TIME_LIMIT_MS;
+  const startsUntil = deps.now() + timeLimitMs;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < input.urls.length) {
       const index = next++;
       const raw = input.urls[index] as string;
-      results[index] = await readItem(deps, raw, input, reads);
+      results[index] =
+        deps.now() < startsUntil
+          ? await readItem(deps, raw, input, reads)
+          : {
+              ok: false,
+              url: raw,
+              error: { code: 'TIMEOUT', message: `the batch reached its ${timeLimitMs / 1000} s time limit before this item started` },
+            };
       if (!results[index].ok) await input.onItemFailed(index);
     }
   };

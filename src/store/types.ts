@@ -114,6 +114,12 @@ export interface SlotStore {
   /** Atomically: drop expired slots, count, add when under `limit`. */
   acquire(input: { accountId: string; slotId: string; limit: number; nowMs: number; ttlMs: number }): Promise<SlotAcquireResult>;
   release(accountId: string, slotId: string): Promise<void>;
+  /**
+   * Extends a live slot's lease to `nowMs + ttlMs` (its holder is still working). False when
+   * the slot is gone or already expired at `nowMs`: a dead lease is never revived, since its
+   * place may have been given to another call.
+   */
+  renew(input: { accountId: string; slotId: string; nowMs: number; ttlMs: number }): Promise<boolean>;
   inFlight(accountId: string, nowMs: number): Promise<number>;
 }
 

@@ -182,6 +182,28 @@ function slotsContract(ctx: ContractContext): void {
       expect(await slots.inFlight(acc, T0 + 10 * TTL)).toBe(0);
     });
 
+    it('renews a live lease; never revives one that lapsed or was released', async () => {
+      const slots = ctx.stores().slots;
+      const acc = uid('acc');
+      const held = uid('slot');
+      await slots.acquire({ accountId: acc, slotId: held, limit: 2, nowMs: T0, ttlMs: TTL });
+      // renewed at +20 s and +40 s: still live at +65 s, long after its first expiry
+      expect(await slots.renew({ accountId: acc, slotId: held, nowMs: T0 + 20_000, ttlMs: TTL })).toBe(true);
+      expect(await slots.renew({ accountId: acc, slotId: held, nowMs: T0 + 40_000, ttlMs: TTL })).toBe(true);
+      expect(await slots.inFlight(acc, T0 + 65_000)).toBe(1);
+      expect(await slots.inFlight(acc, T0 + 70_000)).toBe(0);
+      // lapsed at +70 s: a late renewal fails and the slot stays gone
+      expect(await slots.renew({ accountId: acc, slotId: held, nowMs: T0 + 70_000, ttlMs: TTL })).toBe(false);
+      expect(await slots.inFlight(acc, T0 + 70_000)).toBe(0);
+      // released, or never taken: nothing to renew, nothing created
+      const other = uid('slot');
+      await slots.acquire({ accountId: acc, slotId: other, limit: 2, nowMs: T0 + 80_000, ttlMs: TTL });
+      await slots.release(acc, other);
+      expect(await slots.renew({ accountId: acc, slotId: other, nowMs: T0 + 81_000, ttlMs: TTL })).toBe(false);
+      expect(await slots.renew({ accountId: uid('acc'), slotId: uid('slot'), nowMs: T0, ttlMs: TTL })).toBe(false);
+      expect(await slots.inFlight(acc, T0 + 81_000)).toBe(0);
+    });
+
     it('never exceeds the limit under parallel acquires', async () => {
       const slots = ctx.stores().slots;
       const acc = uid('acc');

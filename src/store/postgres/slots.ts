@@ -26,6 +26,16 @@ export function postgresSlots(pool: PgPool, s: string, schema: string): SlotStor
       guard(async () => {
         await pool.query(`DELETE FROM ${s}.slots WHERE account_id = $1 AND slot_id = $2`, [accountId, slotId]);
       }),
+    renew: ({ accountId, slotId, nowMs, ttlMs }) =>
+      guard(async () => {
+        const res = await pool.query(`UPDATE ${s}.slots SET expires_at = $3 WHERE account_id = $1 AND slot_id = $2 AND expires_at > $4`, [
+          accountId,
+          slotId,
+          nowMs + ttlMs,
+          nowMs,
+        ]);
+        return res.rowCount === 1;
+      }),
     inFlight: (accountId, nowMs) =>
       guard(async () => {
         const [row] = await queryRows<{ n: string }>(

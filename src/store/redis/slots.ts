@@ -19,6 +19,20 @@ if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) en
 return {1, n + 1}
 `);
 
+/**
+ * Extends a live slot: only when its expiry is still ahead of now (XX: never adds a slot).
+ * The key's own expiry follows the newest slot.
+ * KEYS[1] set · ARGV now, expiresAt, slotId, ttlMs
+ */
+const RENEW = luaScript(`
+local score = redis.call('ZSCORE', KEYS[1], ARGV[3])
+if not score or tonumber(score) <= tonumber(ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[3])
+local ttl = tonumber(ARGV[4])
+if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
+return 1
+`);
+
 /** Concurrency slots in Redis: one sorted set per account, shared by every instance. Live while now < expiry. */
 export function redisSlots(client: RedisClient, prefix: string): SlotStore {
   const key = (accountId: string): string => `${prefix}slots:${accountId}`;
@@ -32,6 +46,11 @@ export function redisSlots(client: RedisClient, prefix: string): SlotStore {
     release: (accountId, slotId) =>
       guard(async () => {
         await client.zrem(key(accountId), slotId);
+      }),
+    renew: ({ accountId, slotId, nowMs, ttlMs }) =>
+      guard(async () => {
+        const ttl = Math.max(1, Math.ceil(ttlMs));
+        return (await RENEW(client, [key(accountId)], [nowMs, nowMs + ttlMs, slotId, ttl])) === 1;
       }),
     inFlight: (accountId, nowMs) => guard(async () => client.zcount(key(accountId), `(${nowMs}`, '+inf')),
   };

@@ -8,6 +8,7 @@ export function sqliteSlots(db: Database.Database, writes: GroupCommit): SlotSto
   const count = db.prepare('SELECT COUNT(*) AS n FROM slots WHERE account_id = ? AND expires_at > ?');
   const insert = db.prepare('INSERT OR REPLACE INTO slots (account_id, slot_id, expires_at) VALUES (?, ?, ?)');
   const remove = db.prepare('DELETE FROM slots WHERE account_id = ? AND slot_id = ?');
+  const extend = db.prepare('UPDATE slots SET expires_at = ? WHERE account_id = ? AND slot_id = ? AND expires_at > ?');
   const acquireTx = db.transaction((accountId: string, slotId: string, limit: number, nowMs: number, ttlMs: number) => {
     purge.run(accountId, nowMs);
     const n = (count.get(accountId, nowMs) as { n: number }).n;
@@ -21,6 +22,10 @@ export function sqliteSlots(db: Database.Database, writes: GroupCommit): SlotSto
     },
     async release(accountId, slotId) {
       await writes.submit(() => remove.run(accountId, slotId));
+    },
+    async renew({ accountId, slotId, nowMs, ttlMs }) {
+      const result = await writes.submit(() => extend.run(nowMs + ttlMs, accountId, slotId, nowMs));
+      return result.changes === 1;
     },
     async inFlight(accountId, nowMs) {
       return guard(() => (count.get(accountId, nowMs) as { n: number }).n);

@@ -200,12 +200,12 @@ describe('POST /v1/batch', () => {
       },
       { name: 'an item is a number', opts: (k) => ({ key: k, body: { urls: [ok, 42] } }), status: 400, code: 'BAD_REQUEST' },
       { name: 'an item is an object', opts: (k) => ({ key: k, body: { urls: [{ url: ok }] } }), status: 400, code: 'BAD_REQUEST' },
-      { name: 'an item is empty', opts: (k) => ({ key: k, body: { urls: [''] } }), status: 400, code: 'BAD_REQUEST' },
+      { name: 'an item is empty', opts: (k) => ({ key: k, body: { urls: [''] } }), status: 400, code: 'INVALID_URL' },
       {
         name: 'an item is too long',
         opts: (k) => ({ key: k, body: { urls: [`${ok}${'a'.repeat(8200)}`] } }),
         status: 400,
-        code: 'BAD_REQUEST',
+        code: 'INVALID_URL',
       },
       { name: 'GET instead of POST', opts: (k) => ({ method: 'GET', key: k }), status: 405, code: 'METHOD_NOT_ALLOWED' },
     ];
