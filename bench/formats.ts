@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertDocument } from '../src/convert/index.js';
-import { PdfWorkerPool } from '../src/convert/pdf-worker.js';
+import { PdfWorkerPool } from '../src/convert/workers/pdf-worker.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const runsArg = process.argv.indexOf('--runs');

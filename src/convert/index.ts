@@ -16,7 +16,7 @@ import { pickFormat } from './pick-format.js';
 import { markdownPassthrough, plainTextToMarkdown } from './text.js';
 import type { ConvertInput, ConvertResult, DocumentMetadata, Warning } from './types.js';
 import type { HtmlToMarkdownOptions } from './html/index.js';
-import type { HtmlWorkerPool } from './html-pool.js';
+import type { HtmlWorkerPool } from './workers/html-pool.js';
 import { parseXml, rootName, xmlToMarkdown } from './xml.js';
 
 export interface ConvertOptions {

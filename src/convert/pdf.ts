@@ -11,8 +11,8 @@ import { clip } from './markdown.js';
 import type { PdfOutlineEntry, PdfPage } from './pdf-layout.js';
 import { layoutPdf } from './pdf-layout.js';
 import type { Worker } from 'node:worker_threads';
-import type { PdfWorkerMessage, PdfWorkerPool } from './pdf-worker.js';
-import { runPdfJob, spawnPdfWorker } from './pdf-worker.js';
+import type { PdfWorkerMessage, PdfWorkerPool } from './workers/pdf-worker.js';
+import { runPdfJob, spawnPdfWorker } from './workers/pdf-worker.js';
 import type { ConvertResult, DocumentMetadata, Warning } from './types.js';
 
 export interface PdfOptions {

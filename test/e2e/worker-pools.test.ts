@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HtmlWorkerPool } from '../../src/convert/html-pool.js';
-import { PdfWorkerPool } from '../../src/convert/pdf-worker.js';
+import { HtmlWorkerPool } from '../../src/convert/workers/html-pool.js';
+import { PdfWorkerPool } from '../../src/convert/workers/pdf-worker.js';
 import type { Site } from '../helpers/site.js';
 import { startSite } from '../helpers/site.js';
 import type { TestService } from '../helpers/service.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { convertDocument } from '../../../src/convert/index.js';
-import { HtmlWorkerPool } from '../../../src/convert/html-pool.js';
+import { HtmlWorkerPool } from '../../../src/convert/workers/html-pool.js';
 import { htmlToMarkdown } from '../../../src/convert/html/index.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Harbour notes</title></head><body>

@@ -4,7 +4,7 @@ import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { convertDocument } from '../../../src/convert/index.js';
 import { pdfToMarkdown } from '../../../src/convert/pdf.js';
-import { PdfWorkerPool, runPdfJob, spawnPdfWorker } from '../../../src/convert/pdf-worker.js';
+import { PdfWorkerPool, runPdfJob, spawnPdfWorker } from '../../../src/convert/workers/pdf-worker.js';
 import { ServiceError } from '../../../src/errors.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'formats');

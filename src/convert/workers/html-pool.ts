@@ -3,10 +3,10 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ErrorCode } from '../errors.js';
-import { ServiceError } from '../errors.js';
-import type { HtmlToMarkdownOptions } from './html/index.js';
-import type { ConvertResult } from './types.js';
+import type { ErrorCode } from '../../errors.js';
+import { ServiceError } from '../../errors.js';
+import type { HtmlToMarkdownOptions } from '../html/index.js';
+import type { ConvertResult } from '../types.js';
 
 export interface HtmlJob {
   id: number;

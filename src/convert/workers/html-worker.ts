@@ -3,8 +3,8 @@
  * pure `htmlToMarkdown` the main thread would run.
  */
 import { parentPort } from 'node:worker_threads';
-import { isServiceError } from '../errors.js';
-import { htmlToMarkdown } from './html/index.js';
+import { isServiceError } from '../../errors.js';
+import { htmlToMarkdown } from '../html/index.js';
 import type { HtmlJob, HtmlJobReply } from './html-pool.js';
 
 parentPort?.on('message', (job: HtmlJob) => {
