@@ -26,11 +26,33 @@ export const ANALYSIS = Symbol('pith.analysis');
 
 const PARSE_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
 
-/** Parser whose open-element stack never grows past MAX_PARSE_DEPTH. */
+/** `</noscript`, the end sequence the tokenizer looks for inside a raw-text element. */
+const NOSCRIPT_END = new Uint8Array([...'</noscript'].map((c) => c.charCodeAt(0)));
+
+/** The tokenizer fields used to read `<noscript>` as raw text (private in htmlparser2's typings). */
+interface RawTextTokenizer {
+  isSpecial: boolean;
+  currentSequence: Uint8Array;
+  sequenceIndex: number;
+}
+
+/**
+ * Parser whose open-element stack never grows past MAX_PARSE_DEPTH, and which reads
+ * `<noscript>` as raw text, as a browser with scripting on does. Parsed as markup, a
+ * tracking pixel written `<noscript><iframe …/></noscript>` opens a raw-text `<iframe>`
+ * that swallows the rest of the page; as text it is harmless, and prepare.ts parses the
+ * text again when the noscript holds the page (thread software serves it there).
+ */
 // @ts-expect-error emitOpenTag is private in htmlparser2's typings; overriding it is the point
 class DepthCappedParser extends Parser {
   override emitOpenTag(name: string): void {
-    const self = this as unknown as { stack: string[]; tagname: string; openTagStart: number; startIndex: number };
+    const self = this as unknown as {
+      stack: string[];
+      tagname: string;
+      openTagStart: number;
+      startIndex: number;
+      tokenizer: RawTextTokenizer;
+    };
     if (self.stack.length >= MAX_PARSE_DEPTH && !VOID_ELEMENTS.has(name)) {
       self.openTagStart = self.startIndex;
       self.tagname = '';
@@ -38,6 +60,12 @@ class DepthCappedParser extends Parser {
     }
     // @ts-expect-error see above
     super.emitOpenTag(name);
+    if (name === 'noscript') {
+      const t = self.tokenizer;
+      t.isSpecial = true;
+      t.currentSequence = NOSCRIPT_END;
+      t.sequenceIndex = 0;
+    }
   }
 }
 

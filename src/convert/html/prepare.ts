@@ -1,6 +1,7 @@
 import { Element, Text } from 'domhandler';
 import type { ChildNode, Document, ParentNode } from 'domhandler';
 import { MAX_DEPTH, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
+import { ServedContent } from './served-content.js';
 import { labelTabPanels } from './tabs.js';
 
 /**
@@ -83,95 +84,126 @@ export interface Prepared {
  * remove non-content nodes, note JS_SHELL signals. Mutates `doc`.
  */
 export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
-  const signals: ShellSignals = { scriptCount: 0, scriptBytes: 0, spaRoot: false, noscriptAsksForJs: false };
-  const raw: RawMetadata = { metas: new Map(), titleTag: null, htmlLang: null, baseHref: null, jsonLd: [], firstH1: null, relAuthor: null };
-  let flattened = 0;
-  let firstBody: Element | null = null;
-  let firstHtml: Element | null = null;
-  const doomed: ChildNode[] = [];
-  const tablists: Element[] = [];
-  const tabLabels: Element[] = [];
-  const stack: ChildNode[] = [];
-  const depths: number[] = [];
-  for (let i = doc.children.length - 1; i >= 0; i--) {
-    stack.push(doc.children[i] as ChildNode);
-    depths.push(1);
-  }
-  while (stack.length > 0) {
-    const node = stack.pop() as ChildNode;
-    const depth = depths.pop() as number;
-    if (node.type === 'comment' || node.type === 'directive' || node.type === 'cdata') {
-      doomed.push(node);
-      continue;
+  const walk = new PrepareWalk(maxDepth);
+  walk.run(doc.children, 1);
+  walk.served.placeSegments();
+  for (const { div, depth } of walk.served.rescueNoscripts()) walk.run(div.children, depth + 1);
+  // before removal: tab strips and radio inputs are still in the tree to pair with panels
+  for (const label of labelTabPanels(walk.tablists, walk.tabLabels)) walk.doomed.push(label);
+  removeNodes(walk.doomed);
+  return { signals: walk.signals, raw: walk.raw, flattened: walk.flattened, firstBody: walk.firstBody, firstHtml: walk.firstHtml };
+}
+
+/** The state of the prepare walk; `run` may be called again on content found afterwards. */
+class PrepareWalk {
+  readonly signals: ShellSignals = { scriptCount: 0, scriptBytes: 0, spaRoot: false, noscriptAsksForJs: false };
+  readonly raw: RawMetadata = {
+    metas: new Map(),
+    titleTag: null,
+    htmlLang: null,
+    baseHref: null,
+    jsonLd: [],
+    firstH1: null,
+    relAuthor: null,
+  };
+  readonly served = new ServedContent();
+  readonly doomed: ChildNode[] = [];
+  readonly tablists: Element[] = [];
+  readonly tabLabels: Element[] = [];
+  flattened = 0;
+  firstBody: Element | null = null;
+  firstHtml: Element | null = null;
+
+  constructor(private readonly maxDepth: number) {}
+
+  run(nodes: readonly ChildNode[], startDepth: number): void {
+    const { signals, raw, doomed, served } = this;
+    const stack: ChildNode[] = [];
+    const depths: number[] = [];
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      stack.push(nodes[i] as ChildNode);
+      depths.push(startDepth);
     }
-    if (!isElement(node)) continue;
-    const name = node.name;
-    const a = node.attribs;
-    if (name === 'script') {
-      const type = (a.type ?? '').toLowerCase();
-      if (type.startsWith('math/tex')) {
-        replaceWithMath(node, type.includes('mode=display'));
+    while (stack.length > 0) {
+      const node = stack.pop() as ChildNode;
+      const depth = depths.pop() as number;
+      if (node.type === 'text') {
+        served.visibleText += node.data.trim().length;
         continue;
       }
-      const first = node.children[0];
-      const text = first && first.type === 'text' ? first.data : '';
-      if (type === 'application/ld+json') raw.jsonLd.push(text);
-      else {
-        signals.scriptCount++;
-        signals.scriptBytes += text.length;
+      if (node.type === 'comment' || node.type === 'directive' || node.type === 'cdata') {
+        doomed.push(node);
+        continue;
       }
-      doomed.push(node);
-      continue;
-    }
-    if (name === 'noscript') {
-      if (ENABLE_JS.test(textOf(node))) signals.noscriptAsksForJs = true;
-      if (!rescueNoscriptImage(node)) doomed.push(node);
-      continue;
-    }
-    if (name === 'input' && (a.type ?? '').toLowerCase() === 'checkbox' && isElement(node.parent) && node.parent.name === 'li') {
-      continue; // GFM task list item: the writer renders [x] / [ ]
-    }
-    if (NEVER_CONTENT.has(name)) {
-      collectHeadFact(node, raw);
-      if (name === 'head') {
-        // keep walking the head for meta/title/base, then drop it
-        for (let i = node.children.length - 1; i >= 0; i--) {
-          stack.push(node.children[i] as ChildNode);
-          depths.push(depth + 1);
+      if (!isElement(node)) continue;
+      const name = node.name;
+      const a = node.attribs;
+      if (name === 'script') {
+        const type = (a.type ?? '').toLowerCase();
+        if (type.startsWith('math/tex')) {
+          replaceWithMath(node, type.includes('mode=display'));
+          continue;
         }
+        const first = node.children[0];
+        const text = first && first.type === 'text' ? first.data : '';
+        if (type === 'application/ld+json') raw.jsonLd.push(text);
+        else {
+          signals.scriptCount++;
+          signals.scriptBytes += text.length;
+          served.noteScript(text);
+        }
+        doomed.push(node);
+        continue;
       }
-      doomed.push(node);
-      continue;
-    }
-    if (name === 'body') firstBody ??= node;
-    else if (name === 'html') firstHtml ??= node;
-    if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
-    else if (name === 'h1' && raw.firstH1 === null) raw.firstH1 = textOf(node);
-    else if (name === 'a' && raw.relAuthor === null && a.rel !== undefined && /(?:^|\s)author(?:\s|$)/.test(a.rel))
-      raw.relAuthor = textOf(node);
-    if (a.role === 'tablist') tablists.push(node);
-    else if (name === 'label' && a.for !== undefined) tabLabels.push(node);
-    if (a.id !== undefined && SPA_ROOT_IDS.has(a.id)) signals.spaRoot = true;
-    if (a['ng-app'] !== undefined || a['data-reactroot'] !== undefined || a['data-server-rendered'] !== undefined) signals.spaRoot = true;
-    if (isHidden(node)) {
-      doomed.push(node);
-      continue;
-    }
-    if (depth >= maxDepth && node.children.length > 0) {
-      flattenChildren(node);
-      flattened++;
-      continue;
-    }
-    const kids = node.children;
-    for (let i = kids.length - 1; i >= 0; i--) {
-      stack.push(kids[i] as ChildNode);
-      depths.push(depth + 1);
+      if (name === 'noscript') {
+        if (ENABLE_JS.test(textOf(node))) signals.noscriptAsksForJs = true;
+        rescueNoscriptImage(node);
+        served.noteNoscript(node, depth);
+        doomed.push(node);
+        continue;
+      }
+      if (name === 'input' && (a.type ?? '').toLowerCase() === 'checkbox' && isElement(node.parent) && node.parent.name === 'li') {
+        continue; // GFM task list item: the writer renders [x] / [ ]
+      }
+      if (NEVER_CONTENT.has(name)) {
+        collectHeadFact(node, raw);
+        if (name === 'template') served.noteTemplate(node);
+        else if (name === 'head') {
+          // keep walking the head for meta/title/base, then drop it
+          for (let i = node.children.length - 1; i >= 0; i--) {
+            stack.push(node.children[i] as ChildNode);
+            depths.push(depth + 1);
+          }
+        }
+        doomed.push(node);
+        continue;
+      }
+      if (name === 'body') this.firstBody ??= node;
+      else if (name === 'html') this.firstHtml ??= node;
+      if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
+      else if (name === 'h1' && raw.firstH1 === null) raw.firstH1 = textOf(node);
+      else if (name === 'a' && raw.relAuthor === null && a.rel !== undefined && /(?:^|\s)author(?:\s|$)/.test(a.rel))
+        raw.relAuthor = textOf(node);
+      if (a.role === 'tablist') this.tablists.push(node);
+      else if (name === 'label' && a.for !== undefined) this.tabLabels.push(node);
+      if (a.id !== undefined && SPA_ROOT_IDS.has(a.id)) signals.spaRoot = true;
+      if (a['ng-app'] !== undefined || a['data-reactroot'] !== undefined || a['data-server-rendered'] !== undefined) signals.spaRoot = true;
+      if (isHidden(node) && !(a.hidden !== undefined && served.isStreamedSegment(node))) {
+        doomed.push(node);
+        continue;
+      }
+      if (depth >= this.maxDepth && node.children.length > 0) {
+        flattenChildren(node);
+        this.flattened++;
+        continue;
+      }
+      const kids = node.children;
+      for (let i = kids.length - 1; i >= 0; i--) {
+        stack.push(kids[i] as ChildNode);
+        depths.push(depth + 1);
+      }
     }
   }
-  // before removal: tab strips and radio inputs are still in the tree to pair with panels
-  for (const label of labelTabPanels(tablists, tabLabels)) doomed.push(label);
-  removeNodes(doomed);
-  return { signals, raw, flattened, firstBody, firstHtml };
 }
 
 function collectHeadFact(el: Element, raw: RawMetadata): void {
@@ -225,16 +257,15 @@ function replaceWithMath(script: Element, display: boolean): void {
  * Lazy-loading pages put the real `<img>` in `<noscript>` after a placeholder. When the
  * previous element is an image without a usable source, swap the noscript image in.
  */
-function rescueNoscriptImage(noscript: Element): boolean {
+function rescueNoscriptImage(noscript: Element): void {
   let prev = noscript.prev;
   while (prev && prev.type === 'text' && !prev.data.trim()) prev = prev.prev;
-  if (!isElement(prev) || prev.name !== 'img') return false;
+  if (!isElement(prev) || prev.name !== 'img') return;
   const src = prev.attribs.src ?? '';
-  if (src && !src.startsWith('data:')) return false;
+  if (src && !src.startsWith('data:')) return;
   const inner = findImg(noscript);
-  if (!inner) return false;
+  if (!inner) return;
   prev.attribs = { ...prev.attribs, ...inner.attribs };
-  return false;
 }
 
 function findImg(root: Element): Element | null {
