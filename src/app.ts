@@ -7,6 +7,8 @@ import { createIdFactory } from './billing/ids.js';
 import type { Config } from './config.js';
 import { ServiceError } from './errors.js';
 import type { ConvertOptions } from './convert/index.js';
+import type { JobRunner } from './convert/workers/jobs.js';
+import type { MemoryBudget } from './fetch/memory-budget.js';
 import type { Fetcher } from './fetch/types.js';
 import type { Renderer } from './render/types.js';
 import type { AppContext } from './http/context.js';
@@ -36,6 +38,10 @@ export interface Deps {
   fetcher: Fetcher;
   /** Converter options, e.g. the PDF worker pool server.ts owns. */
   convert?: ConvertOptions;
+  /** Where CPU work on content runs (server.ts: the worker pool); in-process when absent. */
+  runner?: JobRunner;
+  /** The instance's budget for fetched bodies in memory (server.ts); unbounded when absent. */
+  memory?: MemoryBudget;
   /** The headless browser for `render` (server.ts owns it); rendering is off when absent or null. */
   renderer?: Renderer | null;
   /** Tests only: a shorter call deadline / byte cap for renders (default the fetcher's 15 s and 10 MB). */
@@ -109,6 +115,8 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
       engineVersion: config.engineVersion,
       now: deps.now,
       ...(deps.convert ? { convert: deps.convert } : {}),
+      ...(deps.runner ? { runner: deps.runner } : {}),
+      ...(deps.memory ? { memory: deps.memory } : {}),
       render: {
         renderer: deps.renderer ?? null,
         onEvent: metrics.onRenderEvent,

@@ -21,6 +21,8 @@ export interface Config {
   redisUrl: string | null;
   /** Internal parallelism of one batch call. */
   batchParallelism: number;
+  /** BODY_MEMORY_MB: fetched bodies held in memory at once, over all calls; more are refused with 503. */
+  bodyMemoryBytes: number;
   /** JavaScript rendering (`render` option); null when RENDER=off. */
   render: RenderConfig | null;
 }
@@ -82,6 +84,13 @@ function emptyToNull(raw: string | undefined): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
+/**
+ * Room for 25 bodies at the 10 MB cap (or many more ordinary pages); with the worker pool's
+ * own heap this keeps an instance under 1 GB RSS at 100 concurrent 10 MB reads
+ * (bench/overload.ts).
+ */
+const DEFAULT_BODY_MEMORY_MB = 256;
+
 /** Bearer secrets guard the admin API and metrics; a short one can be guessed online. */
 export const MIN_TOKEN_CHARS = 32;
 
@@ -111,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: emptyToNull(env.DATABASE_URL),
     redisUrl: emptyToNull(env.REDIS_URL),
     batchParallelism: parsePositiveInt('BATCH_PARALLELISM', env.BATCH_PARALLELISM, 8),
+    bodyMemoryBytes: parsePositiveInt('BODY_MEMORY_MB', env.BODY_MEMORY_MB, DEFAULT_BODY_MEMORY_MB) * 1024 * 1024,
     render: loadRenderConfig(env),
   };
 }

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { HtmlWorkerPool } from './convert/workers/html-pool.js';
 import { PdfWorkerPool } from './convert/workers/pdf-worker.js';
+import { WorkerPool } from './convert/workers/pool.js';
+import { MemoryBudget } from './fetch/memory-budget.js';
+import { WORKER_JOBS_MODULE } from './ops/worker-jobs.js';
 import { createFetcher } from './fetch/fetcher.js';
 import type { RenderLogger } from './render/browser-pool.js';
 import { createRenderer } from './render/renderer.js';
@@ -32,9 +34,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const fetcher = createFetcher({ allowPrivateTargets: config.allowPrivateTargets, cache: stores.cache, now, logger: quiet });
   // One pool of warm pdf.js workers per process: bounds concurrent PDF extractions and saves ~300 ms each.
   const pdfPool = new PdfWorkerPool();
-  // HTML conversion off the event loop: a 10 MB page of pure markup costs seconds of CPU.
-  const htmlPool = new HtmlWorkerPool();
-  htmlPool.warm();
+  // Conversion and parsing off the event loop: a 10 MB page of pure markup costs seconds of CPU.
+  const workers = new WorkerPool({ registry: WORKER_JOBS_MODULE });
+  workers.warm();
+  // Bodies held at once, over every call: overload is refused early instead of swapping.
+  const memory = new MemoryBudget(config.bodyMemoryBytes);
   // The browser for `render` starts on the first render; its logs go to the app's logger.
   let renderLog: RenderLogger = { info: () => {}, warn: () => {}, error: () => {} };
   const renderLogger: RenderLogger = {
@@ -49,7 +53,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     now,
     randomBytes,
     renderer,
-    convert: { pdf: { pool: pdfPool }, html: htmlPool },
+    convert: { pdf: { pool: pdfPool } },
+    runner: workers,
+    memory,
   });
   renderLog = app.log;
   logStoreError = (err, store) => app.log.error({ err, store }, 'store connection error');
@@ -76,7 +82,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await renderer?.close();
         await fetcher.close();
         await pdfPool.close();
-        await htmlPool.close();
+        await workers.close();
         await stores.close();
       }
     })();

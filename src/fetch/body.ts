@@ -36,6 +36,11 @@ export interface ReadBodyOptions {
   maxRawBytes?: number;
   /** Return the first `maxBytes` decoded bytes instead of failing (robots.txt, sniffing). */
   truncate?: boolean;
+  /**
+   * Told the size of every decoded chunk as it is kept (the instance's memory budget); an
+   * error it throws stops the read and is the read's error.
+   */
+  onKept?: (bytes: number) => void;
 }
 
 export interface BodyResult {
@@ -67,7 +72,8 @@ export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBody
     throw new UnsupportedEncodingError(`${opts.encodings.length} stacked content codings; at most ${MAX_CONTENT_CODINGS} are decoded`);
   }
   const decoders = [...opts.encodings].reverse().map(createDecoder);
-  if (decoders.length === 0) return readIdentity(source, maxBytes, truncate);
+  const onKept = opts.onKept ?? noop;
+  if (decoders.length === 0) return readIdentity(source, maxBytes, truncate, onKept);
   let rawBytes = 0;
   let decodedBytes = 0;
   const chunks: Buffer[] = [];
@@ -104,10 +110,21 @@ export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBody
       decodedBytes += chunk.length;
       if (decodedBytes > maxBytes) {
         if (!truncate) throw (ownError = new BodyTooLargeError('decoded', maxBytes));
-        chunks.push(chunk.subarray(0, chunk.length - (decodedBytes - maxBytes)));
+        const kept = chunk.subarray(0, chunk.length - (decodedBytes - maxBytes));
+        keep(kept.length);
+        chunks.push(kept);
         throw (ownError = new Truncated());
       }
+      keep(chunk.length);
       chunks.push(chunk);
+    }
+  }
+  function keep(bytes: number): void {
+    try {
+      onKept(bytes);
+    } catch (err) {
+      ownError ??= err as Error;
+      throw err;
     }
   }
 
@@ -126,8 +143,13 @@ export async function readBody(source: AsyncIterable<Uint8Array>, opts: ReadBody
  * Identity bodies skip the stream pipeline: count and collect straight from the source
  * (bench/fetch.ts: the pipeline cost ~15% on a 200 KB page).
  */
-async function readIdentity(source: AsyncIterable<Uint8Array>, maxBytes: number, truncate: boolean): Promise<BodyResult> {
-  if (source instanceof Readable) return readIdentityEvents(source, maxBytes, truncate);
+async function readIdentity(
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  truncate: boolean,
+  onKept: (bytes: number) => void,
+): Promise<BodyResult> {
+  if (source instanceof Readable) return readIdentityEvents(source, maxBytes, truncate, onKept);
   const chunks: Buffer[] = [];
   let rawBytes = 0;
   for await (const chunk of source) {
@@ -135,16 +157,19 @@ async function readIdentity(source: AsyncIterable<Uint8Array>, maxBytes: number,
     rawBytes += buf.length;
     if (rawBytes > maxBytes) {
       if (!truncate) throw new BodyTooLargeError('raw', maxBytes);
-      chunks.push(buf.subarray(0, buf.length - (rawBytes - maxBytes)));
+      const kept = buf.subarray(0, buf.length - (rawBytes - maxBytes));
+      onKept(kept.length);
+      chunks.push(kept);
       return { body: Buffer.concat(chunks), rawBytes: maxBytes, truncated: true };
     }
+    onKept(buf.length);
     chunks.push(buf);
   }
   return { body: Buffer.concat(chunks), rawBytes, truncated: false };
 }
 
 /** Same as readIdentity over 'data' events, which cost less than async iteration per chunk. */
-function readIdentityEvents(source: Readable, maxBytes: number, truncate: boolean): Promise<BodyResult> {
+function readIdentityEvents(source: Readable, maxBytes: number, truncate: boolean, onKept: (bytes: number) => void): Promise<BodyResult> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let rawBytes = 0;
@@ -154,19 +179,28 @@ function readIdentityEvents(source: Readable, maxBytes: number, truncate: boolea
       source.off('error', onError);
       source.off('close', onClose);
     };
-    const onData = (chunk: Buffer): void => {
-      rawBytes += chunk.length;
-      if (rawBytes <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
+    const stop = (err: unknown): void => {
       cleanup();
       destroyBody(source);
-      if (!truncate) {
-        reject(new BodyTooLargeError('raw', maxBytes));
+      reject(err);
+    };
+    const onData = (chunk: Buffer): void => {
+      rawBytes += chunk.length;
+      const kept = rawBytes <= maxBytes ? chunk : chunk.subarray(0, chunk.length - (rawBytes - maxBytes));
+      if (rawBytes > maxBytes && !truncate) {
+        stop(new BodyTooLargeError('raw', maxBytes));
         return;
       }
-      chunks.push(chunk.subarray(0, chunk.length - (rawBytes - maxBytes)));
+      try {
+        onKept(kept.length);
+      } catch (err) {
+        stop(err);
+        return;
+      }
+      chunks.push(kept);
+      if (rawBytes <= maxBytes) return;
+      cleanup();
+      destroyBody(source);
       resolve({ body: Buffer.concat(chunks), rawBytes: maxBytes, truncated: true });
     };
     const onEnd = (): void => {
@@ -197,6 +231,8 @@ function isTruncation(err: unknown): boolean {
   }
   return false;
 }
+
+function noop(): void {}
 
 type Stage = Transform | ((source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer>);
 

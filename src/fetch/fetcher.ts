@@ -204,10 +204,14 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       await discard(res);
       throw new ServiceError('WAF_BLOCKED', undefined, { vendor });
     }
-    await rejectDeclaredOversize(res, limits.maxBytes);
+    const truncateAt = options.truncateAt === undefined ? null : Math.min(options.truncateAt, limits.maxBytes);
+    if (truncateAt === null) await rejectDeclaredOversize(res, limits.maxBytes);
+    const memory = options.memory;
     const { body } = await readBody(res.body, {
       encodings: parseContentEncoding(res.headers['content-encoding']),
-      maxBytes: limits.maxBytes,
+      maxBytes: truncateAt ?? limits.maxBytes,
+      ...(truncateAt === null ? {} : { maxRawBytes: limits.maxBytes, truncate: true }),
+      ...(memory ? { onKept: (n: number) => memory.take(n) } : {}),
     });
     return { url: res.url.href, status: res.status, headers: res.headers, contentType: mediaType(res.headers), body };
   }
@@ -245,6 +249,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
         signal,
         exhausted: 'return',
         method: opts.method ?? 'GET',
+        ...(opts.obeyRobots ? { beforeHop: (url: URL) => robots.check(url, signal) } : {}),
       });
       if (!opts.truncate && opts.method !== 'HEAD') await rejectDeclaredOversize(res, opts.maxBytes ?? limits.maxBytes);
       const read = await readBody(res.body, {
@@ -252,6 +257,7 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
         maxBytes: opts.maxBytes ?? limits.maxBytes,
         maxRawBytes: Math.max(opts.maxBytes ?? limits.maxBytes, opts.truncate ? limits.maxBytes : 0),
         truncate: opts.truncate ?? false,
+        ...(opts.memory ? { onKept: (n: number) => opts.memory?.take(n) } : {}),
       });
       return {
         url: res.url.href,

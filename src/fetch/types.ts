@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { MemoryLease } from './memory-budget.js';
 
 /** A DNS lookup in the shape of `dns.lookup` with `{all: true}`; injectable so tests can map names. */
 export type LookupFn = (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
@@ -21,6 +22,13 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** Extra request headers (e.g. Accept). Never credentials. */
   headers?: Record<string, string>;
+  /** The call's share of the instance's body memory: the body's bytes count against it as they arrive. */
+  memory?: MemoryLease;
+  /**
+   * Read at most this much of the page (default and maximum: the 10 MB cap). With it, a
+   * longer page is cut there instead of TOO_LARGE (score reads only what it judges).
+   */
+  truncateAt?: number;
 }
 
 /** Fetches one public URL safely. Throws ServiceError with the spec's codes. */
@@ -51,6 +59,10 @@ export interface ResourceOptions {
   headers?: Record<string, string>;
   /** Default GET; HEAD for cheap existence probes (the body is then empty). */
   method?: 'GET' | 'HEAD';
+  /** The call's share of the instance's body memory (see FetchOptions.memory). */
+  memory?: MemoryLease;
+  /** Check the resource's own robots.txt first (ROBOTS_BLOCKED): for hosts other than the page's. */
+  obeyRobots?: boolean;
 }
 
 /** A resource fetched with the same safety as a page, but any status is returned as is. */

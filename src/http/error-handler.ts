@@ -72,7 +72,7 @@ export function envelope(requestId: string, code: ErrorCode, message: string, fi
 
 export function sendError(request: FastifyRequest, reply: FastifyReply, err: ServiceError): FastifyReply {
   const retryAfter = err.fields.retry_after;
-  if (err.status === 429 && retryAfter !== undefined) {
+  if ((err.status === 429 || err.status === 503) && retryAfter !== undefined) {
     // Retry-After takes seconds; a quota retry_after is an ISO date
     const seconds =
       typeof retryAfter === 'number' ? retryAfter : Math.max(1, Math.ceil((Date.parse(String(retryAfter)) - request.server.now()) / 1000));

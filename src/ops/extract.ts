@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Warning } from '../convert/types.js';
 import { ServiceError } from '../errors.js';
 import type { FetchedDocument } from '../fetch/types.js';
-import { JS_SHELL_MAX_TEXT } from '../convert/html/warnings.js';
-import { isScriptHeavy } from '../render/needs-render.js';
+import { runJob } from '../convert/workers/jobs.js';
+import { withLease } from '../fetch/memory-budget.js';
 import type { RenderMode } from '../render/types.js';
 import type { CompiledField, ExtractData } from './extract-data.js';
-import { extractData } from './extract-data.js';
-import { isHtmlType, parsePage, visibleText } from './html-page.js';
+import { isHtmlType } from './html-page.js';
+import type { ExtractJobOutput } from './jobs.js';
+import { EXTRACT_JOB } from './jobs.js';
 import type { ReadDeps } from './read.js';
 import { cacheKey } from './read.js';
 import { renderAwareCache, renderFetched } from './rendering.js';
@@ -55,34 +56,42 @@ export async function extractPage(deps: ReadDeps, input: ExtractInput): Promise<
     { mode, fresh: input.fresh, ...fragment },
     async () => {
       const startedAt = performance.now();
-      const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
-      if (!isHtmlType(doc.contentType, doc.body)) {
-        throw new ServiceError('UNSUPPORTED_TYPE', `extract needs an HTML page; the target sent ${doc.contentType ?? 'no Content-Type'}`);
-      }
-      let staticResult: ExtractResult | null = null;
-      if (mode !== true) {
-        const page = parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null);
-        const needsRender = visibleText(page.doc).length < JS_SHELL_MAX_TEXT && isScriptHeavy(doc.body);
-        staticResult = { url: doc.url, data: extractData(page, input.fields), rendered: false, warnings: [], needsRender };
-        if (mode === false || !staticResult.needsRender) return { result: staticResult, rendered: false, staticResult };
-      }
-      const outcome = await renderFetched(deps.render, doc, {
-        mode,
-        startedAt,
-        ...fragment,
-        ...(input.signal ? { signal: input.signal } : {}),
+      return withLease(deps.memory, async (memory) => {
+        const doc = await deps.fetcher.fetch(input.url, {
+          ...(input.signal ? { signal: input.signal } : {}),
+          ...(memory ? { memory } : {}),
+        });
+        if (!isHtmlType(doc.contentType, doc.body)) {
+          throw new ServiceError('UNSUPPORTED_TYPE', `extract needs an HTML page; the target sent ${doc.contentType ?? 'no Content-Type'}`);
+        }
+        const extract = (from: FetchedDocument): Promise<ExtractJobOutput> => extractFrom(deps, from, input);
+        let staticResult: ExtractResult | null = null;
+        if (mode !== true) {
+          const { data, looksLikeShell } = await extract(doc);
+          staticResult = { url: doc.url, data, rendered: false, warnings: [], needsRender: looksLikeShell };
+          if (mode === false || !staticResult.needsRender) return { result: staticResult, rendered: false, staticResult };
+        }
+        const outcome = await renderFetched(deps.render, doc, {
+          mode,
+          startedAt,
+          ...fragment,
+          ...(input.signal ? { signal: input.signal } : {}),
+        });
+        if (!outcome.rendered) {
+          const base = staticResult ?? { url: doc.url, data: (await extract(doc)).data, rendered: false, warnings: [] };
+          return { result: { ...base, warnings: [...base.warnings, outcome.warning] }, rendered: false, staticResult };
+        }
+        const rendered = outcome.document;
+        const result = { url: rendered.url, data: (await extract(rendered)).data, rendered: true, warnings: outcome.warnings };
+        return { result, rendered: true, staticResult };
       });
-      if (!outcome.rendered) {
-        const base = staticResult ?? extractFrom(doc, input.fields);
-        return { result: { ...base, warnings: [...base.warnings, outcome.warning] }, rendered: false, staticResult };
-      }
-      const result = { ...extractFrom(outcome.document, input.fields), rendered: true, warnings: outcome.warnings };
-      return { result, rendered: true, staticResult };
     },
   );
 }
 
-function extractFrom(doc: FetchedDocument, fields: CompiledField[]): ExtractResult {
-  const page = parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null);
-  return { url: doc.url, data: extractData(page, fields), rendered: false, warnings: [] };
+/** Parses the page and pulls the data in a job (off the event loop in the server). */
+function extractFrom(deps: ReadDeps, doc: FetchedDocument, input: ExtractInput): Promise<ExtractJobOutput> {
+  const page = { url: doc.url, body: doc.body, contentType: doc.contentType, contentTypeHeader: doc.headers['content-type'] ?? null };
+  const fields = input.fields.map((f) => ({ name: f.name, spec: f.spec }));
+  return runJob(deps.runner, EXTRACT_JOB, { page, fields }, input.signal ? { signal: input.signal } : {});
 }

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
-import { getDomain } from 'tldts';
-import { collapseWhitespace, textOf } from '../convert/html/dom.js';
+import type { JobRunner } from '../convert/workers/jobs.js';
+import { runJob } from '../convert/workers/jobs.js';
 import { isServiceError } from '../errors.js';
+import type { MemoryBudget, MemoryLease } from '../fetch/memory-budget.js';
+import { withLease } from '../fetch/memory-budget.js';
 import { ROBOTS_MAX_BYTES } from '../fetch/robots.js';
 import type { Fetcher } from '../fetch/types.js';
 import { parseHttpUrl } from '../fetch/url.js';
 import type { CacheStore } from '../store/types.js';
-import { absoluteHttpUrl, elements, isHtmlType, parsePage } from './html-page.js';
+import { isHtmlType } from './html-page.js';
+import type { FoundLink, LinkScope, SitemapJobOutput } from './jobs.js';
+import { PAGE_LINKS_JOB, SITEMAP_JOB } from './jobs.js';
 import { compileFilter, filterLinks, rankByRelevance } from './map-rank.js';
-import { gunzipCapped, isGzip, parseSitemap } from './map-sitemap.js';
+import { siteOf } from './map-site.js';
+import { gunzipCapped, isGzip } from './map-sitemap.js';
 import { cacheKey, readThroughCache } from './read.js';
 import { resourceFetcher, sitemapLines } from './score.js';
 
@@ -19,6 +24,11 @@ export const MAP_LIMITS = {
   maxSitemapFiles: 50,
   /** Decoded (decompressed) sitemap bytes over all files. */
   maxSitemapBytes: 50 * 1024 * 1024,
+  /**
+   * Raw and decoded bytes of one sitemap file. With SITEMAP_PARALLELISM files in flight,
+   * one map call holds at most 4 × 10 MB of sitemaps plus its 10 MB page at once.
+   */
+  maxSitemapFileBytes: 10 * 1024 * 1024,
   /** The whole call: page, robots.txt and sitemaps. */
   budgetMs: 15_000,
   /** Distinct URLs kept in memory before ranking; more are ignored. */
@@ -29,6 +39,7 @@ export const MAP_LIMITS = {
 export interface MapLimits {
   maxSitemapFiles: number;
   maxSitemapBytes: number;
+  maxSitemapFileBytes: number;
   budgetMs: number;
   maxCollected: number;
   titleChars: number;
@@ -69,6 +80,10 @@ export interface MapDeps {
   now: () => number;
   /** Test overrides of MAP_LIMITS. */
   limits?: Partial<MapLimits>;
+  /** Where pages and sitemaps are parsed (server: the worker pool); in-process when absent. */
+  runner?: JobRunner;
+  /** The instance's budget for fetched bodies in memory. */
+  memory?: MemoryBudget;
 }
 
 export interface MapInput {
@@ -92,10 +107,7 @@ export async function mapSiteCached(deps: MapDeps, input: MapInput): Promise<{ r
   return readThroughCache(deps, mapCacheKey(deps.engineVersion, input), false, () => mapSite(deps, input));
 }
 
-/** Registrable domain (eTLD+1) of a host; the host itself for IPs and bare names. */
-export function siteOf(hostname: string): string {
-  return getDomain(hostname, { allowPrivateDomains: true }) ?? hostname;
-}
+export { siteOf } from './map-site.js';
 
 /**
  * Discovers a site's URLs: the page's own links, robots.txt `Sitemap:` lines and
@@ -110,92 +122,90 @@ export async function mapSite(deps: MapDeps, input: MapInput): Promise<MapResult
   const bounds = new Set<MapBound>();
   const found = new Map<string, MapLink>();
   let startUrl = input.url;
-  const site = (): string => siteOf(new URL(startUrl).hostname);
+  const scope = (): LinkScope => ({
+    site: input.sameDomain ? siteOf(new URL(startUrl).hostname) : null,
+    maxUrls: Math.max(0, limits.maxCollected - found.size),
+    titleChars: limits.titleChars,
+  });
 
-  const add = (raw: string, link: Omit<MapLink, 'url'>): void => {
-    let url: string;
-    try {
-      url = parseHttpUrl(raw).href;
-    } catch {
-      return;
-    }
-    if (input.sameDomain && siteOf(new URL(url).hostname) !== site()) return;
-    const known = found.get(url);
-    if (known) {
-      if (link.source === 'sitemap' && known.source === 'page')
-        Object.assign(known, { source: 'sitemap' }, link.lastmod ? { lastmod: link.lastmod } : {});
-      if (link.title && !known.title) known.title = link.title;
-      return;
-    }
-    if (found.size >= limits.maxCollected) {
-      bounds.add('urls');
-      return;
-    }
-    found.set(url, { url, ...link });
-  };
-
-  // 1. the page and its links
-  let pageError: unknown = null;
-  let pageLinks = 0;
-  try {
-    const doc = await deps.fetcher.fetch(input.url, { signal });
-    startUrl = doc.url;
-    if (isHtmlType(doc.contentType, doc.body)) {
-      const page = parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null);
-      for (const a of elements(page.doc, (el) => el.name === 'a' || el.name === 'area')) {
-        const url = absoluteHttpUrl(a.attribs.href, page.base);
-        if (url === null) continue;
-        pageLinks++;
-        const title = collapseWhitespace(textOf(a)).slice(0, limits.titleChars);
-        add(url, title ? { source: 'page', title } : { source: 'page' });
+  // Links arrive canonical and in scope (the jobs check them where they parse); merge them here.
+  const merge = (links: FoundLink[], source: MapLink['source'], capped: boolean): void => {
+    if (capped) bounds.add('urls');
+    for (const link of links) {
+      const known = found.get(link.url);
+      if (known) {
+        if (source === 'sitemap' && known.source === 'page')
+          Object.assign(known, { source }, link.lastmod ? { lastmod: link.lastmod } : {});
+        if (link.title && !known.title) known.title = link.title;
+        continue;
       }
+      if (found.size >= limits.maxCollected) {
+        bounds.add('urls');
+        return;
+      }
+      found.set(link.url, { ...link, source });
     }
-  } catch (err) {
-    if (input.signal?.aborted) throw input.signal.reason;
-    if (budget.aborted) bounds.add('time');
-    pageError = err;
-  }
-
-  // 2. sitemaps
-  const sitemapStats = await readSitemaps(deps, { startUrl, signal, limits, sameDomain: input.sameDomain, site: site(), bounds, add });
-  if (input.signal?.aborted) throw input.signal.reason;
-  if (found.size === 0 && pageError !== null && isServiceError(pageError)) throw pageError;
-
-  // 3. filter, rank, cut
-  const all = [...found.values()];
-  const { kept: filtered, complete } = await filterLinks(all, filter);
-  if (!complete) bounds.add('time');
-  const matched = input.search ? rankByRelevance(filtered, input.search) : filtered;
-  const links = matched.slice(0, input.limit);
-  return {
-    url: startUrl,
-    links,
-    stats: {
-      sitemaps_read: sitemapStats.files,
-      sitemap_bytes: sitemapStats.bytes,
-      page_links: pageLinks,
-      urls_found: all.length,
-      urls_matched: matched.length,
-      returned: links.length,
-      bounds_hit: [...bounds].sort(),
-    },
   };
+
+  return withLease(deps.memory, async (memory) => {
+    // 1. the page and its links
+    let pageError: unknown = null;
+    let pageLinks = 0;
+    try {
+      const doc = await deps.fetcher.fetch(input.url, { signal, ...(memory ? { memory } : {}) });
+      startUrl = doc.url;
+      if (isHtmlType(doc.contentType, doc.body)) {
+        const page = { url: doc.url, body: doc.body, contentType: doc.contentType, contentTypeHeader: doc.headers['content-type'] ?? null };
+        const out = await runJob(deps.runner, PAGE_LINKS_JOB, { page, scope: scope() }, { signal });
+        pageLinks = out.seen;
+        merge(out.links, 'page', out.capped);
+      }
+    } catch (err) {
+      if (input.signal?.aborted) throw input.signal.reason;
+      if (budget.aborted) bounds.add('time');
+      pageError = err;
+    }
+
+    // 2. sitemaps
+    memory?.release(); // the page is parsed: its bytes are garbage now
+    const sitemapStats = await readSitemaps(deps, { startUrl, signal, limits, scope, bounds, merge });
+    if (input.signal?.aborted) throw input.signal.reason;
+    if (found.size === 0 && pageError !== null && isServiceError(pageError)) throw pageError;
+
+    // 3. filter, rank, cut
+    const all = [...found.values()];
+    const { kept: filtered, complete } = await filterLinks(all, filter);
+    if (!complete) bounds.add('time');
+    const matched = input.search ? rankByRelevance(filtered, input.search) : filtered;
+    const links = matched.slice(0, input.limit);
+    return {
+      url: startUrl,
+      links,
+      stats: {
+        sitemaps_read: sitemapStats.files,
+        sitemap_bytes: sitemapStats.bytes,
+        page_links: pageLinks,
+        urls_found: all.length,
+        urls_matched: matched.length,
+        returned: links.length,
+        bounds_hit: [...bounds].sort(),
+      },
+    };
+  });
 }
 
 interface SitemapWalk {
   startUrl: string;
   signal: AbortSignal;
   limits: MapLimits;
-  sameDomain: boolean;
-  site: string;
+  /** The scope of the moment (its URL cap shrinks as URLs are found). */
+  scope: () => LinkScope;
   bounds: Set<MapBound>;
-  add: (url: string, link: Omit<MapLink, 'url'>) => void;
+  merge: (links: FoundLink[], source: MapLink['source'], capped: boolean) => void;
 }
 
 /** Sitemap files fetched at once (the index's children, typically). */
 const SITEMAP_PARALLELISM = 4;
-/** Raw bytes a sitemap fetched ahead of its turn may take; the head of the queue may take the whole budget. */
-const SITEMAP_PREFETCH_MAX_BYTES = 10 * 1024 * 1024;
 
 async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: number; bytes: number }> {
   const probes = resourceFetcher(deps.fetcher);
@@ -210,7 +220,8 @@ async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: 
       return;
     }
     if (seen.has(url)) return; // cycles between sitemaps end here
-    if (walk.sameDomain && siteOf(new URL(url).hostname) !== walk.site) return;
+    const { site } = walk.scope();
+    if (site !== null && siteOf(new URL(url).hostname) !== site) return;
     seen.add(url);
     queue.push(url);
   };
@@ -226,20 +237,45 @@ async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: 
   let files = 0;
   let bytes = 0;
   // Sitemaps are fetched SITEMAP_PARALLELISM at a time but read in queue order, so the links
-  // come out in the same order as one by one; only decoding counts against the byte budget.
-  const fetchRaw = async (url: string, maxBytes: number): Promise<{ body: Buffer; truncated: boolean } | null> => {
+  // come out in the same order as one by one. Each file is capped on its own, and only
+  // decoded bytes count against the call's total.
+  type RawSitemap = { body: Buffer; truncated: boolean; memory: MemoryLease | undefined };
+  const fetchRaw = async (url: string, maxBytes: number): Promise<RawSitemap | null> => {
+    // each file holds its bytes against the instance's budget until it is parsed
+    const memory = deps.memory?.lease();
     try {
       const res = await probes.fetchResource(url, {
         signal: walk.signal,
         maxBytes,
         truncate: true,
         headers: { accept: 'application/xml,text/xml,text/plain;q=0.9,*/*;q=0.5' },
+        // a sitemap on another host (robots.txt may list one) follows that host's robots.txt
+        obeyRobots: new URL(url).origin !== origin,
+        ...(memory ? { memory } : {}),
       });
-      return res.status === 200 ? { body: res.body, truncated: res.truncated } : null;
+      if (res.status === 200) return { body: res.body, truncated: res.truncated, memory };
+      memory?.release();
+      return null;
     } catch {
+      memory?.release();
       if (walk.signal.aborted) walk.bounds.add('time');
       return null;
     }
+  };
+  const parse = async (raw: RawSitemap, room: number): Promise<{ bytes: number; parsed: SitemapJobOutput | null }> => {
+    let body = raw.body;
+    if (raw.truncated) walk.bounds.add('sitemap_bytes');
+    if (isGzip(body)) {
+      const unzipped = await gunzipCapped(body, Math.min(room, walk.limits.maxSitemapFileBytes));
+      if (unzipped.truncated) walk.bounds.add('sitemap_bytes');
+      raw.memory?.take(unzipped.data.length);
+      body = unzipped.data;
+    } else if (body.length > room) {
+      walk.bounds.add('sitemap_bytes');
+      body = body.subarray(0, room);
+    }
+    const parsed = await runJob(deps.runner, SITEMAP_JOB, { body, scope: walk.scope() }, { signal: walk.signal }).catch(() => null);
+    return { bytes: body.length, parsed };
   };
   while (queue.length > 0) {
     if (walk.signal.aborted) {
@@ -257,32 +293,25 @@ async function readSitemaps(deps: MapDeps, walk: SitemapWalk): Promise<{ files: 
     }
     const wave = queue.splice(0, Math.min(SITEMAP_PARALLELISM, walk.limits.maxSitemapFiles - files));
     files += wave.length;
-    // The head of the wave may use the whole remaining budget; the others are fetched ahead
-    // with a smaller cap, so one map call never holds several budgets' worth of bytes.
-    const fetched = await Promise.all(wave.map((url, i) => fetchRaw(url, i === 0 ? left : Math.min(left, SITEMAP_PREFETCH_MAX_BYTES))));
-    for (const raw of fetched) {
-      if (raw === null) continue;
-      const room = walk.limits.maxSitemapBytes - bytes;
-      if (room <= 0) {
-        walk.bounds.add('sitemap_bytes');
-        break;
+    const perFile = Math.min(left, walk.limits.maxSitemapFileBytes);
+    const fetched = await Promise.all(wave.map((url) => fetchRaw(url, perFile)));
+    try {
+      for (const raw of fetched) {
+        if (raw === null) continue;
+        const room = walk.limits.maxSitemapBytes - bytes;
+        if (room <= 0) {
+          walk.bounds.add('sitemap_bytes');
+          break;
+        }
+        const { bytes: read, parsed } = await parse(raw, room);
+        raw.memory?.release();
+        bytes += read;
+        if (parsed === null) continue;
+        for (const child of parsed.children) enqueue(child);
+        walk.merge(parsed.links, 'sitemap', parsed.capped);
       }
-      let body = raw.body;
-      if (raw.truncated) walk.bounds.add('sitemap_bytes');
-      if (isGzip(body)) {
-        const unzipped = await gunzipCapped(body, room);
-        if (unzipped.truncated) walk.bounds.add('sitemap_bytes');
-        body = unzipped.data;
-      } else if (body.length > room) {
-        walk.bounds.add('sitemap_bytes');
-        body = body.subarray(0, room);
-      }
-      bytes += body.length;
-      const parsed = parseSitemap(body.toString('utf8'));
-      for (const entry of parsed.entries) {
-        if (parsed.kind === 'index') enqueue(entry.loc);
-        else walk.add(entry.loc, entry.lastmod ? { source: 'sitemap', lastmod: entry.lastmod } : { source: 'sitemap' });
-      }
+    } finally {
+      for (const raw of fetched) raw?.memory?.release();
     }
   }
   return { files, bytes };

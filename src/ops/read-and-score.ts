@@ -1,3 +1,4 @@
+import { withLease } from '../fetch/memory-budget.js';
 import type { ReadDeps, ReadInput, ReadResult } from './read.js';
 import { cacheKey, convertWithRender, openSignal } from './read.js';
 import { renderAwareCache } from './rendering.js';
@@ -28,14 +29,16 @@ export async function readAndScore(
     async () => {
       const signal = openSignal(input.signal);
       const startedAt = performance.now();
-      const doc = await deps.fetcher.fetch(input.url, signal ? { signal } : {});
-      const read = await convertWithRender(deps, doc, { render: mode, startedAt, ...fragment, ...(signal ? { signal } : {}) });
-      const score = await scoreDocument(deps, doc, signal);
-      return {
-        result: { ...read.result, score },
-        rendered: read.rendered,
-        staticResult: read.staticResult ? { ...read.staticResult, score } : null,
-      };
+      return withLease(deps.memory, async (memory) => {
+        const doc = await deps.fetcher.fetch(input.url, { ...(signal ? { signal } : {}), ...(memory ? { memory } : {}) });
+        const read = await convertWithRender(deps, doc, { render: mode, startedAt, ...fragment, ...(signal ? { signal } : {}) });
+        const score = await scoreDocument(deps, doc, signal);
+        return {
+          result: { ...read.result, score },
+          rendered: read.rendered,
+          staticResult: read.staticResult ? { ...read.staticResult, score } : null,
+        };
+      });
     },
   );
 }

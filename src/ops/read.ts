@@ -1,7 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import type { ConvertOptions } from '../convert/index.js';
+import type { JobRunner } from '../convert/workers/jobs.js';
 import { convertDocument } from '../convert/index.js';
 import type { DocumentMetadata, Warning } from '../convert/types.js';
+import type { MemoryBudget } from '../fetch/memory-budget.js';
+import { withLease } from '../fetch/memory-budget.js';
 import type { FetchedDocument, Fetcher } from '../fetch/types.js';
 import { staticResultNeedsRender } from '../render/needs-render.js';
 import type { RenderMode } from '../render/types.js';
@@ -37,8 +40,12 @@ export interface ReadDeps {
   cache: CacheStore;
   engineVersion: string;
   now: () => number;
-  /** Converter options (e.g. the shared PDF worker pool). */
+  /** Converter options (the PDF worker pool and its bounds). */
   convert?: ConvertOptions;
+  /** Where CPU work on content runs (server: the worker pool); in-process when absent. */
+  runner?: JobRunner;
+  /** The instance's budget for fetched bodies in memory; unbounded when absent. */
+  memory?: MemoryBudget;
   /** The browser for `render`; absent or null renderer = rendering off. */
   render?: RenderingDeps;
 }
@@ -102,33 +109,36 @@ export interface FetchAndConvertOptions {
 
 /** Fetch, render when wanted, convert, without the cache; shared by read, batch items and the CLI. */
 export async function fetchAndConvert(
-  deps: Pick<ReadDeps, 'fetcher' | 'convert' | 'render'>,
+  deps: Pick<ReadDeps, 'fetcher' | 'convert' | 'runner' | 'render' | 'memory'>,
   url: string,
   opts: FetchAndConvertOptions,
 ): Promise<RenderAwareOutcome<ReadResult>> {
   const startedAt = performance.now();
-  const doc = await deps.fetcher.fetch(url, opts.signal ? { signal: opts.signal } : {});
-  return convertWithRender(deps, doc, { ...opts, startedAt });
+  // the body counts against the memory budget until it is converted
+  return withLease(deps.memory, async (memory) => {
+    const doc = await deps.fetcher.fetch(url, { ...(opts.signal ? { signal: opts.signal } : {}), ...(memory ? { memory } : {}) });
+    return convertWithRender(deps, doc, { ...opts, startedAt });
+  });
 }
 
 /** The `render` decision for read and read-and-score, on a fetched document. */
 export async function convertWithRender(
-  deps: Pick<ReadDeps, 'convert' | 'render'>,
+  deps: Pick<ReadDeps, 'convert' | 'runner' | 'render'>,
   doc: FetchedDocument,
   opts: FetchAndConvertOptions & { startedAt: number },
 ): Promise<RenderAwareOutcome<ReadResult>> {
   let staticResult: ReadResult | null = null;
   if (opts.render !== true) {
-    staticResult = await convertFetched(doc, deps.convert, opts.signal);
+    staticResult = await convertFetched(deps, doc, opts.signal);
     staticResult.needsRender = staticResultNeedsRender(staticResult.warnings, doc.body);
     if (opts.render === false || !staticResult.needsRender) return { result: staticResult, rendered: false, staticResult };
   }
   const outcome = await renderFetched(deps.render, doc, { mode: opts.render, startedAt: opts.startedAt, ...optional(opts) });
   if (!outcome.rendered) {
-    const base = staticResult ?? (await convertFetched(doc, deps.convert, opts.signal));
+    const base = staticResult ?? (await convertFetched(deps, doc, opts.signal));
     return { result: { ...base, warnings: [...base.warnings, outcome.warning] }, rendered: false, staticResult };
   }
-  const result = await convertFetched(outcome.document, deps.convert, opts.signal);
+  const result = await convertFetched(deps, outcome.document, opts.signal);
   result.stats.rendered = true;
   result.warnings = [...outcome.warnings, ...result.warnings];
   return { result, rendered: true, staticResult };
@@ -140,10 +150,14 @@ function optional(input: { fragment?: string | undefined; signal?: ReadInput['si
 }
 
 /** Converts a fetched document into read's result; `extraction_time_ms` starts here. */
-export async function convertFetched(doc: FetchedDocument, convert?: ConvertOptions, signal?: AbortSignal): Promise<ReadResult> {
+export async function convertFetched(
+  deps: Pick<ReadDeps, 'convert' | 'runner'>,
+  doc: FetchedDocument,
+  signal?: AbortSignal,
+): Promise<ReadResult> {
   const started = performance.now();
   const input = { body: doc.body, contentType: doc.contentType, headers: doc.headers, url: doc.url, ...(signal ? { signal } : {}) };
-  const converted = await convertDocument(input, convert);
+  const converted = await convertDocument(input, { ...deps.convert, ...(deps.runner ? { runner: deps.runner } : {}) });
   const extractionMs = Math.round(performance.now() - started);
   return {
     url: doc.url,

@@ -1,19 +1,31 @@
+import type { JobRunner } from '../convert/workers/jobs.js';
+import { runJob } from '../convert/workers/jobs.js';
 import { ServiceError } from '../errors.js';
+import type { MemoryBudget } from '../fetch/memory-budget.js';
+import { withLease } from '../fetch/memory-budget.js';
 import { ROBOTS_MAX_BYTES } from '../fetch/robots.js';
 import type { FetchedDocument, Fetcher, ResourceFetcher, ResourceOptions } from '../fetch/types.js';
-import { isHtmlType, parsePage } from './html-page.js';
+import { SCORE_JOB } from './jobs.js';
 import type { ProbeAnswer, Score } from './score-rubric.js';
-import { computeScore } from './score-rubric.js';
 
 /** One bound shared by every probe of other URLs (robots.txt, llms.txt, sitemap, Markdown). */
 export const PROBE_BUDGET_MS = 8_000;
-/** Probe bodies are read up to this much (truncated, never an error). */
-const PROBE_MAX_BYTES = 512 * 1024;
+/** Probe bodies are read up to this much (truncated, never an error): enough to judge them. */
+const PROBE_MAX_BYTES = 256 * 1024;
+/**
+ * Score judges the page from its first 2 MB (title, head, landmarks, the text as served):
+ * a free operation reads no more than it needs.
+ */
+export const SCORE_PAGE_MAX_BYTES = 2 * 1024 * 1024;
 
 export interface ScoreDeps {
   fetcher: Fetcher;
   /** Override of PROBE_BUDGET_MS (tests). */
   probeBudgetMs?: number;
+  /** Where the page is parsed (server: the worker pool); in-process when absent. */
+  runner?: JobRunner;
+  /** The instance's budget for fetched bodies in memory. */
+  memory?: MemoryBudget;
 }
 
 export interface ScoreInput {
@@ -32,8 +44,14 @@ export function resourceFetcher(fetcher: Fetcher): ResourceFetcher {
 
 /** POST /v1/score: fetch the page (robots-gated like read), probe its site, score it. Never cached. */
 export async function scoreUrl(deps: ScoreDeps, input: ScoreInput): Promise<{ url: string; score: Score }> {
-  const doc = await deps.fetcher.fetch(input.url, input.signal ? { signal: input.signal } : {});
-  return { url: doc.url, score: await scoreDocument(deps, doc, input.signal) };
+  return withLease(deps.memory, async (memory) => {
+    const doc = await deps.fetcher.fetch(input.url, {
+      truncateAt: SCORE_PAGE_MAX_BYTES,
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(memory ? { memory } : {}),
+    });
+    return { url: doc.url, score: await scoreDocument(deps, doc, input.signal) };
+  });
 }
 
 /**
@@ -76,8 +94,8 @@ export async function scoreDocument(deps: ScoreDeps, doc: FetchedDocument, signa
   ]);
   if (signal?.aborted) throw signal.reason;
 
-  const page = isHtmlType(doc.contentType, doc.body) ? parsePage(doc.url, doc.body, doc.headers['content-type'] ?? null) : null;
-  return computeScore({ url: doc.url, page, robots, llms, sitemap, markdown });
+  const page = { url: doc.url, body: doc.body, contentType: doc.contentType, contentTypeHeader: doc.headers['content-type'] ?? null };
+  return runJob(deps.runner, SCORE_JOB, { page, robots, llms, sitemap, markdown }, signal ? { signal } : {});
 }
 
 /** `Sitemap:` lines of a robots.txt, absolute http(s) URLs, in order. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HtmlWorkerPool } from '../../src/convert/workers/html-pool.js';
 import { PdfWorkerPool } from '../../src/convert/workers/pdf-worker.js';
+import { WorkerPool } from '../../src/convert/workers/pool.js';
+import { WORKER_JOBS_MODULE } from '../../src/ops/worker-jobs.js';
 import type { Site } from '../helpers/site.js';
 import { startSite } from '../helpers/site.js';
 import type { TestService } from '../helpers/service.js';
@@ -14,7 +15,7 @@ const PAGE = `<!doctype html><html lang="en"><head><title>Lighthouse rota</title
 describe('read through the worker pools', () => {
   let site: Site;
   let svc: TestService;
-  const html = new HtmlWorkerPool({ size: 1, timeoutMs: 20_000 });
+  const html = new WorkerPool({ registry: WORKER_JOBS_MODULE, size: 1, timeoutMs: 20_000 });
   const pdf = new PdfWorkerPool({ maxActive: 1 });
   let hugeSent: () => void = () => {};
   const hugeServed = new Promise<void>((resolve) => {
@@ -31,7 +32,7 @@ describe('read through the worker pools', () => {
       }
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
     });
-    svc = await startService({ convert: { html, pdf: { pool: pdf } } });
+    svc = await startService({ convert: { pdf: { pool: pdf } }, runner: html });
   });
   afterAll(async () => {
     await svc.close();

@@ -11,6 +11,8 @@ import type { CreditPackId } from '../../src/billing/plans.js';
 import type { Config } from '../../src/config.js';
 import { loadConfig } from '../../src/config.js';
 import type { ConvertOptions } from '../../src/convert/index.js';
+import type { JobRunner } from '../../src/convert/workers/jobs.js';
+import type { MemoryBudget } from '../../src/fetch/memory-budget.js';
 import { createFetcher } from '../../src/fetch/fetcher.js';
 import type { RendererOptions } from '../../src/render/renderer.js';
 import { createRenderer } from '../../src/render/renderer.js';
@@ -61,6 +63,10 @@ export interface ServiceOptions {
   now?: number;
   env?: Record<string, string>;
   convert?: ConvertOptions;
+  /** Where content jobs run (the server's worker pool); in-process when absent. */
+  runner?: JobRunner;
+  /** The body memory budget; unbounded when absent. */
+  memory?: MemoryBudget;
   /** Start a real renderer (Debian chromium) with these options; rendering is off without. */
   render?: Partial<RendererOptions> & { limits?: { totalTimeoutMs?: number; maxBytes?: number } };
 }
@@ -100,6 +106,8 @@ export async function startService(opts: ServiceOptions = {}): Promise<TestServi
     renderer,
     ...(opts.render?.limits ? { renderLimits: opts.render.limits } : {}),
     ...(opts.convert ? { convert: opts.convert } : {}),
+    ...(opts.runner ? { runner: opts.runner } : {}),
+    ...(opts.memory ? { memory: opts.memory } : {}),
   });
   const baseUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const admin = { stores, now, randomBytes };

@@ -18,9 +18,7 @@ export function registerScoreRoute(scope: FastifyInstance, ctx: AppContext): voi
     async (request, reply) => {
       const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
       const signal = requestSignal(ctx, reply);
-      const result = await runBillable(ctx, request, { operation: 'score', cost: 0 }, () =>
-        scoreUrl({ fetcher: ctx.fetcher }, { url, signal }),
-      );
+      const result = await runBillable(ctx, request, { operation: 'score', cost: 0 }, () => scoreUrl(ctx.readDeps, { url, signal }));
       return { status: 'success' as const, url: result.url, score: result.score };
     },
   );

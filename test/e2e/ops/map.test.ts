@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAP_LIMITS } from '../../../src/ops/map.js';
 import type { Site } from '../../helpers/site.js';
 import { startSite } from '../../helpers/site.js';
 import type { TestService } from '../../helpers/service.js';
@@ -233,11 +234,11 @@ describe('POST /v1/map', () => {
     expect(res.json.links).toHaveLength(48);
   });
 
-  it('is bounded: a gzip bomb is decoded only up to 50 MB', async () => {
+  it('is bounded: a gzip bomb is decoded only up to the 10 MB per-file cap', async () => {
     const { apiKey } = await svc.newAccount('starter');
     const res = await svc.call('/v1/map', { key: apiKey, body: { url: `http://bomb.test:${site.port}/` } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.stats.sitemap_bytes).toBe(50 * 1024 * 1024);
+    expect(res.json.stats.sitemap_bytes).toBe(MAP_LIMITS.maxSitemapFileBytes);
     expect(res.json.stats.bounds_hit).toEqual(['sitemap_bytes']);
     expect(res.json.links.map((l: any) => l.url)).toEqual([`http://bomb.test:${site.port}/first`]);
   });
