@@ -17,6 +17,14 @@ export const MAX_BATCH_URLS = 100;
  */
 export const BATCH_TIME_LIMIT_MS = 120_000;
 
+/**
+ * The Markdown one batch answer carries at most, in characters. Items read once the answer
+ * holds this much are `ok: false` with TOO_LARGE (refunded): 100 duplicates of a huge page
+ * would otherwise build a JSON answer beyond V8's string limit after the charge. This also
+ * bounds what a batch keeps in memory between its reads and its answer.
+ */
+export const BATCH_MAX_MARKDOWN_CHARS = 50 * 1024 * 1024;
+
 export type BatchItem =
   | { ok: true; result: ReadResult; cacheHit: boolean }
   | { ok: false; url: string; error: { code: ErrorCode; message: string } };
@@ -33,6 +41,8 @@ export interface BatchInput {
   onItemFailed: (index: number) => Promise<void>;
   /** Override of BATCH_TIME_LIMIT_MS (tests). */
   timeLimitMs?: number;
+  /** Override of BATCH_MAX_MARKDOWN_CHARS (tests). */
+  maxMarkdownChars?: number;
 }
 
 /**
@@ -45,13 +55,15 @@ export async function readBatch(deps: ReadDeps, input: BatchInput): Promise<Batc
   // duplicates are charged each, but share one read of their canonical URL
   const reads = new Map<string, Promise<{ result: ReadResult; cacheHit: boolean }>>();
   const timeLimitMs = input.timeLimitMs ?? BATCH_TIME_LIMIT_MS;
+  const maxChars = input.maxMarkdownChars ?? BATCH_MAX_MARKDOWN_CHARS;
   const startsUntil = deps.now() + timeLimitMs;
+  let answerChars = 0;
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < input.urls.length) {
       const index = next++;
       const raw = input.urls[index] as string;
-      results[index] =
+      let item: BatchItem =
         deps.now() < startsUntil
           ? await readItem(deps, raw, input, reads)
           : {
@@ -59,7 +71,15 @@ export async function readBatch(deps: ReadDeps, input: BatchInput): Promise<Batc
               url: raw,
               error: { code: 'TIMEOUT', message: `the batch reached its ${timeLimitMs / 1000} s time limit before this item started` },
             };
-      if (!results[index].ok) await input.onItemFailed(index);
+      if (item.ok) {
+        const chars = item.result.markdown.length;
+        if (answerChars + chars > maxChars) {
+          const message = `the batch answer already holds ${Math.round(answerChars / 1048576)} MB of Markdown (at most ${Math.round(maxChars / 1048576)} MB); read this URL on its own`;
+          item = { ok: false, url: raw, error: { code: 'TOO_LARGE', message } };
+        } else answerChars += chars;
+      }
+      results[index] = item;
+      if (!item.ok) await input.onItemFailed(index);
     }
   };
   const workers = Math.max(1, Math.min(input.parallelism, input.urls.length));

@@ -45,3 +45,30 @@ describe('readBatch time limit', () => {
     expect(failed).toEqual([2, 3, 4, 5]);
   });
 });
+
+describe('readBatch answer size', () => {
+  it('items beyond the Markdown bound of the answer are TOO_LARGE and refunded; duplicates each count', async () => {
+    const clock = { now: Date.UTC(2026, 10, 25) };
+    const fetcher = slowFetcher(clock, 0);
+    const failed: number[] = [];
+    const urls = Array.from({ length: 5 }, () => 'https://example.com/same');
+    const items = await readBatch(
+      { fetcher, cache: memoryCache(), engineVersion: 't', now: () => clock.now },
+      {
+        urls,
+        parallelism: 1,
+        allowPrivateTargets: [],
+        render: false,
+        // room for two copies of the page's Markdown
+        maxMarkdownChars: 2 * 70 + 10,
+        onItemFailed: async (index) => void failed.push(index),
+      },
+    );
+    expect(fetcher.started).toHaveLength(1); // one read shared by the duplicates
+    const markdown = items[0]?.ok ? items[0].result.markdown : '';
+    expect(markdown.length).toBeGreaterThan(50);
+    expect(markdown.length).toBeLessThanOrEqual(70);
+    expect(items.map((i) => (i.ok ? 'ok' : i.error.code))).toEqual(['ok', 'ok', 'TOO_LARGE', 'TOO_LARGE', 'TOO_LARGE']);
+    expect(failed).toEqual([2, 3, 4]);
+  });
+});
