@@ -120,6 +120,22 @@ describe('POST /v1/map', () => {
         else setTimeout(() => waveWaiting.includes(answer) && waveWaiting.splice(waveWaiting.indexOf(answer), 1) && answer(), 300);
         return;
       }
+      if (host === 'hub.test') {
+        // robots.txt lists sitemaps on two other hosts: one allows PithBot, one does not
+        if (path === '/robots.txt')
+          return void res
+            .writeHead(200)
+            .end(`Sitemap: http://cdn-open.test:${port}/s.xml\nSitemap: http://cdn-closed.test:${port}/s.xml\n`);
+        return void res.writeHead(404).end();
+      }
+      if (host === 'cdn-open.test' || host === 'cdn-closed.test') {
+        if (path === '/robots.txt') {
+          const rules = host === 'cdn-closed.test' ? 'User-agent: *\nDisallow: /\n' : 'User-agent: *\nAllow: /\n';
+          return void res.writeHead(200, { 'content-type': 'text/plain' }).end(rules);
+        }
+        if (path === '/s.xml') return void res.writeHead(200).end(urlset([`http://${host}:${port}/listed`]));
+        return void res.writeHead(404).end();
+      }
       if (host === 'nosite.test') return void res.writeHead(404).end();
       if (host === 'onlysitemap.test') {
         if (path === '/sitemap.xml')
@@ -241,6 +257,16 @@ describe('POST /v1/map', () => {
     expect(res.json.stats.sitemap_bytes).toBe(MAP_LIMITS.maxSitemapFileBytes);
     expect(res.json.stats.bounds_hit).toEqual(['sitemap_bytes']);
     expect(res.json.links.map((l: any) => l.url)).toEqual([`http://bomb.test:${site.port}/first`]);
+  });
+
+  it("a sitemap on another host is read only when that host's robots.txt allows PithBot", async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    served.length = 0;
+    const res = await svc.call('/v1/map', { key: apiKey, body: { url: `http://hub.test:${site.port}/`, same_domain: false } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.links.map((l: { url: string }) => l.url)).toEqual([`http://cdn-open.test:${site.port}/listed`]);
+    expect(served).toContain('cdn-closed.test/robots.txt');
+    expect(served).not.toContain('cdn-closed.test/s.xml');
   });
 
   it('a page that fails is fine when sitemaps answer; with nothing found the page error is returned and refunded', async () => {
