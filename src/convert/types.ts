@@ -1,3 +1,5 @@
+import type { PageType } from './html/page-type.js';
+
 /** A flag the client should know about; `code` is stable, `message` human. */
 export interface Warning {
   code: string;
@@ -14,6 +16,8 @@ export interface DocumentMetadata {
   published_at?: string | null;
   content_type?: string | null;
   page_count?: number | null;
+  /** HTML pages: what kind of page it is (html/page-type.ts). */
+  page_type?: PageType;
 }
 
 export interface ConvertResult {

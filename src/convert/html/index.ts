@@ -8,8 +8,12 @@ import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
 import { MarkdownWriter } from './markdown.js';
 import { buildMetadata } from './metadata.js';
+import { collectPageSignals } from './page-signals.js';
+import { classifyPage } from './page-type.js';
+import type { PageType } from './page-type.js';
 import type { Prepared } from './prepare.js';
 import { prepareDocument } from './prepare.js';
+import { computeStats } from './stats.js';
 import { effectiveBase } from './urls.js';
 import { pageWarnings } from './warnings.js';
 
@@ -22,6 +26,8 @@ import { pageWarnings } from './warnings.js';
 export interface HtmlToMarkdownOptions {
   /** Content-Language response header, a hint for metadata.language. */
   contentLanguage?: string | null;
+  /** Skip the page-type classifier and use this type (benchmarks measure the rules apart from it). */
+  pageType?: PageType;
 }
 
 /** A description made from the first paragraph is cut at about this many characters. */
@@ -49,7 +55,9 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const { signals, raw } = prepared;
   const meta = buildMetadata(raw);
   const body = bodyOf(doc, prepared);
-  const content = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null });
+  const stats = computeStats(body);
+  const pageType = options.pageType ?? classifyPage(collectPageSignals({ url: baseUrl, body, stats, meta, markup: prepared.hints })).type;
+  const content = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType });
   const writer = new MarkdownWriter({ base: effectiveBase(baseUrl, meta.baseHref), drop: content.drop, stats: content.stats });
   const markdown = sanitize(writer.render(content.roots));
   const plain = (): string => markdownToPlain(markdown.slice(0, LANGUAGE_SAMPLE_CHARS));
@@ -57,6 +65,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
     title: sanitizeOrNull(meta.title),
     description: sanitizeOrNull(meta.description ?? firstParagraph(markdown)),
     language: pageLanguage(meta.htmlLang, options.contentLanguage, plain),
+    page_type: pageType,
   };
   if (meta.siteName) metadata.site_name = sanitize(meta.siteName);
   if (meta.author) metadata.author = sanitize(meta.author);

@@ -11,7 +11,9 @@ import {
   classWeight,
 } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
+import { extractRegion } from './region.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
 import type { ElementStats, StatsMap } from './stats.js';
 
@@ -32,6 +34,9 @@ import type { ElementStats, StatsMap } from './stats.js';
 export { FLAG_CLEAN_CONDITIONALLY, FLAG_STRIP_UNLIKELYS, FLAG_WEIGHT_CLASSES, PATTERNS } from './content-patterns.js';
 
 const ALL_FLAGS = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
+
+/** Page types whose content is the page's main region rather than its best block (region.ts). */
+const REGION_TYPES: ReadonlySet<PageType> = new Set(['service', 'product', 'collection', 'listing']);
 
 /** Below this many characters an attempt is considered a miss and the ladder goes on (Readability's 500). */
 export const CHAR_THRESHOLD = 500;
@@ -74,6 +79,10 @@ export interface ExtractOptions {
   authorKnown?: boolean;
   /** Receives a line per decision (top candidates, attempts); off by default. */
   debug?: (line: string) => void;
+  /** Stats of `body` when the caller already computed them (they are computed otherwise). */
+  stats?: StatsMap;
+  /** The page's type (page-type.ts); type-specific rules run on top of the shared ones. */
+  pageType?: PageType;
 }
 
 export interface Attempt {
@@ -94,10 +103,16 @@ export interface MainContent {
 }
 
 export function extractMainContent(body: Element, opts: ExtractOptions = {}): MainContent {
-  const stats = computeStats(body);
+  const stats = opts.stats ?? computeStats(body);
   const bodyStats = stats.get(body) ?? null;
   const totalText = bodyStats ? bodyStats.textLen : 0;
   const titles = normaliseTitles(opts.titles ?? []);
+  if (opts.pageType !== undefined && REGION_TYPES.has(opts.pageType)) {
+    const top = pickTopCandidate(body, scoreParagraphs(body, stats, markUnlikely(body, stats, totalText), ALL_FLAGS));
+    const region = extractRegion(body, stats, { pageType: opts.pageType, titles, top, authorKnown: opts.authorKnown ?? true });
+    const { roots, drop } = region;
+    return { roots, drop, attempts: [], winner: -1, textLength: contentLength(roots, drop, stats), stats };
+  }
   const attempts: Attempt[] = [];
   const results: Array<{ roots: Element[]; drop: Set<Element>; textLength: number }> = [];
   let flags = opts.flags ?? ALL_FLAGS;

@@ -18,6 +18,18 @@ export interface PageMetadata {
   baseHref: string | null;
   /** Every title-like string seen, so the content can drop a heading that repeats it. */
   titleVariants: string[];
+  /** What the page's structured data says it is (page-type.ts reads these). */
+  structured: StructuredHints;
+}
+
+/** Page-type evidence from JSON-LD and OpenGraph. */
+export interface StructuredHints {
+  /** Every JSON-LD `@type` seen (schema.org names without their URL prefix). */
+  ldTypes: Set<string>;
+  /** A Product's offer is an AggregateOffer (a price range: many products, or variants). */
+  aggregateOffer: boolean;
+  /** `og:type`, lower-cased, or null. */
+  ogType: string | null;
 }
 
 /** JSON-LD blocks larger than this are skipped (they are data dumps, not page metadata). */
@@ -27,6 +39,8 @@ const TITLE_SEPARATOR = /(?<!\s)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022:/]|-|::)\
 const ARTICLE_TYPES = /Article|BlogPosting|Report|WebPage|Product|QAPage|DiscussionForumPosting|Recipe|Review|Event|Course|HowTo/;
 
 interface JsonLdFacts {
+  types: Set<string>;
+  aggregateOffer: boolean;
   headline?: string;
   description?: string;
   author?: string;
@@ -43,15 +57,8 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
   const titleTag = raw.titleTag !== null ? clean(raw.titleTag) || null : null;
   const firstH1 = raw.firstH1 !== null ? clean(raw.firstH1) || null : null;
   const relAuthor = raw.relAuthor !== null ? clean(raw.relAuthor) || null : null;
-  const ld: JsonLdFacts = {};
-  // JSON.parse is the priciest step here: skip it when the meta tags already say everything.
-  const needLd =
-    !get('og:title') ||
-    !(get('description') || get('og:description')) ||
-    !get('og:site_name') ||
-    !get('author') ||
-    !get('article:published_time');
-  if (needLd) for (const text of raw.jsonLd) readJsonLd(text, ld);
+  const ld: JsonLdFacts = { types: new Set(), aggregateOffer: false };
+  for (const text of raw.jsonLd) readJsonLd(text, ld);
   const siteName = get('og:site_name') || ld.publisher || get('application-name') || null;
   const ogTitle = get('og:title') || get('twitter:title') || null;
   const title = pick(ogTitle ? stripSite(ogTitle, siteName) : null, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null, firstH1);
@@ -81,6 +88,7 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
     publishedAt: publishedAt && !Number.isNaN(Date.parse(publishedAt)) ? publishedAt : null,
     baseHref: raw.baseHref,
     titleVariants: variants,
+    structured: { ldTypes: ld.types, aggregateOffer: ld.aggregateOffer, ogType: get('og:type')?.toLowerCase() ?? null },
   };
 }
 
@@ -170,12 +178,27 @@ function readJsonLd(text: string, into: JsonLdFacts): void {
     if (Array.isArray(item['@graph'])) queue.push(...item['@graph']);
     const type = item['@type'];
     const types = Array.isArray(type) ? type.join(' ') : typeof type === 'string' ? type : '';
+    noteTypes(types, item, into);
     if (!ARTICLE_TYPES.test(types)) continue;
     into.headline ??= str(item.headline) ?? (/(?:Article|BlogPosting|Report)/.test(types) ? str(item.name) : undefined);
     into.description ??= str(item.description);
     into.datePublished ??= str(item.datePublished) ?? str(item.uploadDate);
     into.author ??= personName(item.author);
     into.publisher ??= personName(item.publisher);
+  }
+}
+
+/** Record the item's types; look one level into `offers` and `mainEntity`, which carry page-type evidence. */
+function noteTypes(types: string, item: Record<string, unknown>, into: JsonLdFacts): void {
+  for (const t of types.split(' ')) if (t) into.types.add(t.slice(t.lastIndexOf('/') + 1));
+  for (const key of ['offers', 'mainEntity']) {
+    const inner = item[key];
+    for (const v of Array.isArray(inner) ? inner : [inner]) {
+      if (!isRecord(v)) continue;
+      const t = v['@type'];
+      if (typeof t === 'string') into.types.add(t.slice(t.lastIndexOf('/') + 1));
+      if (t === 'AggregateOffer' && /Product/.test(types)) into.aggregateOffer = true;
+    }
   }
 }
 

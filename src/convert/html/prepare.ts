@@ -69,9 +69,20 @@ export interface RawMetadata {
   relAuthor: string | null;
 }
 
+/** Page-type evidence that prepare removes or sees first (controls, microdata). */
+export interface MarkupHints {
+  /** schema.org microdata types (`itemtype` without its URL prefix) and how often each occurs. */
+  itemTypes: Map<string, number>;
+  /** Add-to-cart / buy controls and cart forms. */
+  cartControls: number;
+  /** Text areas (reply and comment boxes, contact forms). */
+  textAreas: number;
+}
+
 export interface Prepared {
   signals: ShellSignals;
   raw: RawMetadata;
+  hints: MarkupHints;
   /** Elements flattened because they sat deeper than MAX_DEPTH. */
   flattened: number;
   /** First `<body>` and `<html>` in document order (saves two whole-tree searches when absent). */
@@ -91,7 +102,8 @@ export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
   // before removal: tab strips and radio inputs are still in the tree to pair with panels
   for (const label of labelTabPanels(walk.tablists, walk.tabLabels)) walk.doomed.push(label);
   removeNodes(walk.doomed);
-  return { signals: walk.signals, raw: walk.raw, flattened: walk.flattened, firstBody: walk.firstBody, firstHtml: walk.firstHtml };
+  const { signals, raw, hints, flattened, firstBody, firstHtml } = walk;
+  return { signals, raw, hints, flattened, firstBody, firstHtml };
 }
 
 /** The state of the prepare walk; `run` may be called again on content found afterwards. */
@@ -106,6 +118,7 @@ class PrepareWalk {
     firstH1: null,
     relAuthor: null,
   };
+  readonly hints: MarkupHints = { itemTypes: new Map(), cartControls: 0, textAreas: 0 };
   readonly served = new ServedContent();
   readonly doomed: ChildNode[] = [];
   readonly tablists: Element[] = [];
@@ -165,8 +178,12 @@ class PrepareWalk {
       if (name === 'input' && (a.type ?? '').toLowerCase() === 'checkbox' && isElement(node.parent) && node.parent.name === 'li') {
         continue; // GFM task list item: the writer renders [x] / [ ]
       }
+      if (a.itemtype !== undefined) noteItemTypes(a.itemtype, this.hints.itemTypes);
       if (NEVER_CONTENT.has(name)) {
         collectHeadFact(node, raw);
+        if (name === 'button' || name === 'input') {
+          if (CART_CONTROL.test(name === 'input' ? (a.value ?? '') : textOf(node))) this.hints.cartControls++;
+        } else if (name === 'textarea') this.hints.textAreas++;
         if (name === 'template') served.noteTemplate(node);
         else if (name === 'head') {
           // keep walking the head for meta/title/base, then drop it
@@ -178,6 +195,7 @@ class PrepareWalk {
         doomed.push(node);
         continue;
       }
+      if (name === 'form' && a.action !== undefined && CART_FORM.test(a.action)) this.hints.cartControls++;
       if (name === 'body') this.firstBody ??= node;
       else if (name === 'html') this.firstHtml ??= node;
       if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
@@ -203,6 +221,19 @@ class PrepareWalk {
         depths.push(depth + 1);
       }
     }
+  }
+}
+
+/** Buttons that put a product in a cart (a few languages). */
+const CART_CONTROL =
+  /add to (?:cart|bag|basket|trolley)|buy (?:it )?now|add to shopping|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka|カートに入れる/i;
+const CART_FORM = /cart|basket|checkout/i;
+
+function noteItemTypes(value: string, into: Map<string, number>): void {
+  for (const t of value.split(/\s+/)) {
+    if (!t) continue;
+    const name = t.slice(t.lastIndexOf('/') + 1);
+    into.set(name, (into.get(name) ?? 0) + 1);
   }
 }
 

@@ -275,7 +275,7 @@ function hasNestedTable(cell: Element): boolean {
   return false;
 }
 
-function normaliseTitle(s: string): string {
+export function normaliseTitle(s: string): string {
   return collapseWhitespace(s)
     .toLowerCase()
     .replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');

@@ -16,6 +16,9 @@ const P = (n: number, word = 'story'): string =>
     (_, i) => `<p>Paragraph ${i} of the ${word}, with enough words in it, and commas, to count as real prose for scoring purposes.</p>`,
   ).join('');
 
+/** A story's URL: a site's root would be read as a home page (page-type.ts), and these tests are about stories. */
+const STORY_URL = 'https://x.test/2024/05/the-story';
+
 function extract(html: string, flags?: number) {
   const doc = parseHtml(html);
   prepareDocument(doc);
@@ -26,7 +29,7 @@ describe('main content', () => {
   it('picks the article over navigation, sidebars and footers', () => {
     const html = `<body><nav>${'<a href="/x">Section link</a>'.repeat(30)}</nav><div class="sidebar">${P(2, 'sidebar')}</div>
       <div class="article-body">${P(6)}</div><footer>${P(1, 'footer')}</footer></body>`;
-    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    const out = htmlToMarkdown(html, STORY_URL).markdown;
     expect(out).toContain('Paragraph 5 of the story');
     expect(out).not.toContain('Section link');
     expect(out).not.toContain('sidebar');
@@ -36,14 +39,14 @@ describe('main content', () => {
   it('removes share bars, newsletter boxes and "Advertisement" labels inside the article', () => {
     const html = `<body><article>${P(3)}<div class="share-buttons"><a href="#">Share on X</a></div><div>Advertisement</div>
       <div class="newsletter-signup"><p>Sign up for our newsletter</p></div>${P(2, 'ending')}</article></body>`;
-    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    const out = htmlToMarkdown(html, STORY_URL).markdown;
     expect(out).not.toMatch(/Share on X|Advertisement|newsletter/);
     expect(out).toContain('Paragraph 1 of the ending');
   });
 
   it('drops a heading that repeats the title, keeps other headings', () => {
     const html = `<head><title>My headline | Site</title></head><body><article><h1>My headline</h1>${P(3)}<h2>Second part</h2>${P(3)}</article></body>`;
-    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    const out = htmlToMarkdown(html, STORY_URL).markdown;
     expect(out).not.toContain('# My headline');
     expect(out).toContain('## Second part');
   });
@@ -55,10 +58,10 @@ describe('main content', () => {
     expect(thread).toContain('user1');
     expect(thread).toContain('user4');
     const byline = `<body><article><p class="byline">By Jo Bloggs</p>${P(4)}</article></body>`;
-    const withMeta = htmlToMarkdown(`<head><meta name="author" content="Jo Bloggs"></head>${byline}`, 'https://x.test/').markdown;
+    const withMeta = htmlToMarkdown(`<head><meta name="author" content="Jo Bloggs"></head>${byline}`, STORY_URL).markdown;
     expect(withMeta).not.toContain('Jo Bloggs');
     // Without an author in the metadata the byline is the only place that names them: keep it.
-    expect(htmlToMarkdown(byline, 'https://x.test/').markdown).toContain('By Jo Bloggs');
+    expect(htmlToMarkdown(byline, STORY_URL).markdown).toContain('By Jo Bloggs');
   });
 
   it('reports its attempts and climbs the ladder when the first rung finds too little', () => {
@@ -84,14 +87,14 @@ describe('main content', () => {
     ).join('');
     const out = htmlToMarkdown(
       `<body><header><nav><a href="/">Home</a></nav></header><main><h1>Shop</h1><ul class="grid">${items}</ul></main></body>`,
-      'https://x.test/',
+      STORY_URL,
     ).markdown;
     for (let i = 0; i < 8; i++) expect(out).toContain(`[Product ${i}](https://x.test/p/${i})`);
   });
 
   it('drops a trailing run of "you may also like" links but not a listing', () => {
     const more = ['One', 'Two', 'Three'].map((t) => `<p><a href="/${t}">Another story number ${t}</a></p>`).join('');
-    const out = htmlToMarkdown(`<body><article>${P(4)}<p>You may also like...</p>${more}</article></body>`, 'https://x.test/').markdown;
+    const out = htmlToMarkdown(`<body><article>${P(4)}<p>You may also like...</p>${more}</article></body>`, STORY_URL).markdown;
     expect(out).toContain('Paragraph 3 of the story');
     expect(out).not.toMatch(/may also like|Another story/);
   });
@@ -99,14 +102,14 @@ describe('main content', () => {
   it('keeps an image gallery whose images have alt text, drops an undescribed image strip', () => {
     const gallery = '<div class="gallery"><img src="/a.jpg" alt="Front view"><img src="/b.jpg" alt="Back view"></div>';
     const strip = '<div class="strip"><img src="/x.gif"><img src="/y.gif"><img src="/z.gif"></div>';
-    const out = htmlToMarkdown(`<body><article>${P(3)}${gallery}${strip}${P(2)}</article></body>`, 'https://x.test/').markdown;
+    const out = htmlToMarkdown(`<body><article>${P(3)}${gallery}${strip}${P(2)}</article></body>`, STORY_URL).markdown;
     expect(out).toContain('![Front view](https://x.test/a.jpg) ![Back view](https://x.test/b.jpg)');
     expect(out).not.toContain('x.gif');
   });
 
   it('keeps data tables and code blocks inside the content', () => {
     const html = `<body><article>${P(3)}<table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr></table><pre><code class="language-sh">ls</code></pre>${P(2)}</article></body>`;
-    const out = htmlToMarkdown(html, 'https://x.test/').markdown;
+    const out = htmlToMarkdown(html, STORY_URL).markdown;
     expect(out).toContain('| k | v |');
     expect(out).toContain('```sh\nls\n```');
   });

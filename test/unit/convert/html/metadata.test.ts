@@ -53,6 +53,6 @@ describe('metadata', () => {
 
   it('always has title, description and language keys', () => {
     const r = htmlToMarkdown('', 'https://x.test/');
-    expect(r.metadata).toEqual({ title: null, description: null, language: null });
+    expect(r.metadata).toEqual({ title: null, description: null, language: null, page_type: 'other' });
   });
 });

@@ -1,0 +1,234 @@
+import type { Element } from 'domhandler';
+import { isElement, isText } from './dom.js';
+import type { PageMetadata, StructuredHints } from './metadata.js';
+import type { MarkupHints } from './prepare.js';
+import { linkDensity } from './stats.js';
+import type { StatsMap } from './stats.js';
+
+/**
+ * The evidence page-type.ts decides from, gathered in one walk over the prepared body:
+ * the URL, structured data and microdata, and the shape of the page (code blocks, prices,
+ * repeated cards and posts, prose, sections). Everything here is structural or a
+ * generic word; nothing names a site.
+ */
+export interface PageSignals {
+  host: string;
+  path: string;
+  /** Query string without `?`, lower-cased. */
+  query: string;
+  structured: StructuredHints;
+  markup: MarkupHints;
+  /** Metadata gives a publication date / an author. */
+  published: boolean;
+  authored: boolean;
+  bodyText: number;
+  bodyLinkDensity: number;
+  /** Text in paragraphs of at least PROSE_PARAGRAPH characters, mostly not links. */
+  proseText: number;
+  proseParagraphs: number;
+  /** `<pre>` blocks and inline `<code>`. */
+  codeBlocks: number;
+  inlineCode: number;
+  /** Text nodes that read like a price. */
+  prices: number;
+  /** `<time>` elements. */
+  times: number;
+  /** `<section>` elements and headings of any level. */
+  sections: number;
+  headings: number;
+  /** Largest group of repeated sibling cards (same tag and class, each with a link). */
+  cards: RepeatedGroup;
+  /** Largest group of repeated sibling posts (same tag and class, each with prose and a date or author). */
+  posts: RepeatedGroup;
+  /** Elements whose class or id names a comment, post or reply (a thread's blocks). */
+  threadBlocks: number;
+}
+
+export interface RepeatedGroup {
+  count: number;
+  /** Members holding a price. */
+  withPrice: number;
+  /** Members holding an image. */
+  withImage: number;
+  /** Mean text length of a member. */
+  meanText: number;
+}
+
+/** A paragraph (a block without blocks inside) this long and mostly not links is prose. */
+const PROSE_PARAGRAPH = 80;
+const PROSE_MAX_LINK_DENSITY = 0.3;
+/** Where paragraphs live: `<p>`, and block-free divs and cells (pages that break lines with `<br>`). */
+const PROSE_BLOCKS = new Set(['p', 'div', 'td', 'blockquote']);
+/** Cards of a grid carry at least this much text each (a name) and at most this much (a teaser, not a story). */
+const CARD_MIN_TEXT = 8;
+const CARD_MAX_TEXT = 1500;
+/** Posts of a thread carry at least this much text each. */
+const POST_MIN_TEXT = 60;
+
+/** A currency sign next to digits, or digits followed by a currency code or sign. */
+const PRICE =
+  /(?:[$€£¥₹₩₽]|\b(?:usd|eur|gbp|cad|aud|chf|sek|nok|dkk|pln|rs\.?)\s?)\s?\d|\d(?:[\d.,\s]{0,12}\d)?\s?(?:€|£|zł|kr\b|kč|lei|eur\b|usd\b|руб|₽|円)/i;
+const DATE_LIKE =
+  /\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,3} (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b/i;
+const THREAD_TOKEN =
+  /(?:^|[\s_-])(?:comment|post|reply|message|answer)s?(?:[\s_-]|$)|(?:^|[\s_-])(?:postbody|post-body|topic-body|message-body|comment-body)/;
+const AUTHORISH = /author|user|member|poster|username|avatar/;
+
+export interface SignalSources {
+  url: string;
+  body: Element;
+  stats: StatsMap;
+  meta: PageMetadata;
+  markup: MarkupHints;
+}
+
+export function collectPageSignals({ url, body, stats, meta, markup }: SignalSources): PageSignals {
+  const { host, path, query } = splitUrl(url);
+  const bs = stats.get(body);
+  const s: PageSignals = {
+    host,
+    path,
+    query,
+    structured: meta.structured,
+    markup,
+    published: meta.publishedAt !== null,
+    authored: meta.author !== null,
+    bodyText: bs?.textLen ?? 0,
+    bodyLinkDensity: linkDensity(bs),
+    proseText: 0,
+    proseParagraphs: 0,
+    codeBlocks: 0,
+    inlineCode: 0,
+    prices: 0,
+    times: 0,
+    sections: 0,
+    headings: 0,
+    cards: emptyGroup(),
+    posts: emptyGroup(),
+    threadBlocks: 0,
+  };
+  const priced = new Set<Element>();
+  const dated = new Set<Element>();
+  const stack: Element[] = [body];
+  const order: Element[] = [];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    order.push(el);
+    const name = el.name;
+    if (name === 'pre') s.codeBlocks++;
+    else if (name === 'code') s.inlineCode++;
+    else if (name === 'time') {
+      s.times++;
+      dated.add(el);
+    } else if (name === 'section') s.sections++;
+    else if (name.length === 2 && name[0] === 'h' && name[1] !== undefined && name[1] >= '1' && name[1] <= '6') s.headings++;
+    if (PROSE_BLOCKS.has(name)) {
+      const ps = stats.get(el);
+      if (ps && !ps.hasBlock && ps.textLen >= PROSE_PARAGRAPH && linkDensity(ps) < PROSE_MAX_LINK_DENSITY) {
+        s.proseText += ps.textLen;
+        s.proseParagraphs++;
+      } else if (ps?.hasBlock) {
+        // Text lying loose beside blocks (lines broken with <br>) is prose too.
+        const loose = looseTextLength(el);
+        if (loose >= PROSE_PARAGRAPH) {
+          s.proseText += loose;
+          s.proseParagraphs += 1 + (ps.breaks >> 1);
+        }
+      }
+    }
+    const ci = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.toLowerCase();
+    if (ci.length > 1 && THREAD_TOKEN.test(ci)) s.threadBlocks++;
+    for (const c of el.children) {
+      if (isElement(c)) stack.push(c);
+      else if (isText(c) && c.data.length < 200) {
+        if (PRICE.test(c.data)) {
+          s.prices++;
+          priced.add(el);
+        } else if (DATE_LIKE.test(c.data)) dated.add(el);
+      }
+    }
+  }
+  // Mark ancestors of priced / dated elements, bottom-up (reverse pre-order), so a card knows what it holds.
+  const hasPrice = markAncestors(priced, body);
+  const hasDate = markAncestors(dated, body);
+  for (const el of order) measureGroups(el, stats, hasPrice, hasDate, s);
+  return s;
+}
+
+function looseTextLength(el: Element): number {
+  let n = 0;
+  for (const c of el.children) if (isText(c)) n += c.data.trim().length;
+  return n;
+}
+
+function emptyGroup(): RepeatedGroup {
+  return { count: 0, withPrice: 0, withImage: 0, meanText: 0 };
+}
+
+function markAncestors(seeds: Set<Element>, stop: Element): Set<Element> {
+  const out = new Set<Element>();
+  for (const seed of seeds) {
+    for (let p: Element | null = seed; p && !out.has(p); p = isElement(p.parent) ? p.parent : null) {
+      out.add(p);
+      if (p === stop) break;
+    }
+  }
+  return out;
+}
+
+/** Group `parent`'s children by tag + class; keep the largest card group and post group seen. */
+function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>, hasDate: Set<Element>, s: PageSignals): void {
+  const kids = parent.children;
+  if (kids.length < 3) return;
+  const groups = new Map<string, Element[]>();
+  for (const c of kids) {
+    if (!isElement(c)) continue;
+    const key = `${c.name}.${c.attribs.class ?? ''}`;
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = []));
+    g.push(c);
+  }
+  for (const members of groups.values()) {
+    if (members.length < 3) continue;
+    let cards = 0;
+    let posts = 0;
+    let priced = 0;
+    let imaged = 0;
+    let cardText = 0;
+    let postText = 0;
+    for (const m of members) {
+      const ms = stats.get(m);
+      if (!ms) continue;
+      if (ms.textLen >= CARD_MIN_TEXT && ms.textLen <= CARD_MAX_TEXT && ms.linkLen > 0) {
+        cards++;
+        cardText += ms.textLen;
+        if (hasPrice.has(m)) priced++;
+        if (ms.images > 0) imaged++;
+      }
+      const prose = ms.textLen - ms.linkLen;
+      if (prose >= POST_MIN_TEXT && (hasDate.has(m) || AUTHORISH.test(m.attribs.class ?? ''))) {
+        posts++;
+        postText += ms.textLen;
+      }
+    }
+    if (cards > s.cards.count) s.cards = { count: cards, withPrice: priced, withImage: imaged, meanText: cardText / cards };
+    if (posts > s.posts.count) s.posts = { count: posts, withPrice: 0, withImage: 0, meanText: postText / posts };
+  }
+}
+
+function splitUrl(url: string): { host: string; path: string; query: string } {
+  try {
+    const u = new URL(url);
+    return { host: u.hostname.toLowerCase(), path: safeDecode(u.pathname).toLowerCase(), query: u.search.slice(1).toLowerCase() };
+  } catch {
+    return { host: '', path: '', query: '' };
+  }
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,175 @@
+import type { PageSignals } from './page-signals.js';
+
+/**
+ * What kind of page this is, decided cheaply before extraction so that type-specific rules
+ * can run (threads keep every post, grids keep every card, landing pages keep every section).
+ * Every piece of evidence votes for one or more types with a named weight: the URL's shape,
+ * JSON-LD and microdata types, OpenGraph, and the page's structure (page-signals.ts). The
+ * type with the most votes wins when it has at least MIN_VOTES; otherwise the page is an
+ * article when it reads like prose and `other` when it does not.
+ *
+ * Accuracy against human labels is measured on wcxb-dev (bench/README.md). The weights were
+ * set by reading those pages' structure, not by naming any of them.
+ */
+export type PageType = 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'other';
+
+export const PAGE_TYPES: readonly PageType[] = [
+  'article',
+  'forum',
+  'product',
+  'collection',
+  'listing',
+  'documentation',
+  'service',
+  'other',
+];
+
+type Votes = Record<Exclude<PageType, 'other'>, number>;
+
+/** The winner needs at least this many votes; below it the page is `article` (prose) or `other`. */
+const MIN_VOTES = 1;
+/** Prose (characters in real paragraphs) that makes an undecided page an article rather than `other`. */
+const ARTICLE_FALLBACK_PROSE = 160;
+
+/** Weights: strong evidence (the page says what it is) > URL shape > structure. */
+const W_DECLARED = 3;
+const W_FORUM_DECLARED = 4;
+const W_ARTICLE_DECLARED = 2.5;
+const W_URL_STRONG = 2;
+const W_URL = 1.5;
+const W_URL_WEAK = 1;
+const W_STRUCTURE_STRONG = 2.5;
+const W_STRUCTURE = 1.5;
+const W_STRUCTURE_WEAK = 1;
+/** Long, evenly spread prose: a story. */
+const W_PROSE = 2;
+const W_HINT = 0.5;
+
+const FORUM_HOST = /^(?:forums?|community|communities|discuss|discussions?|bbs|boards?|answers|ask|talk)\./;
+const FORUM_PATH =
+  /\/t\/[^/]+\/\d+|\/threads?\/|\/topics?\/|\/forums?\/|\/questions\/\d+|\/question\/|\/discussions?\/|\/comments\/|viewtopic|showthread|\/community\/|\/posts?\/\d+/;
+const FORUM_QUERY = /(?:^|&)(?:t|topic|threadid)=\d/;
+const DOCS_HOST = /^(?:docs?|developers?|devdocs|wiki|learn|api|reference|manual|help|support|kb|knowledge)\.|readthedocs|\.gitbook\.io$/;
+const DOCS_PATH_STRONG = /\/(?:docs?|documentation|reference|api|manual)(?:\/|$)/;
+const DOCS_PATH = /\/(?:apis|manuals|guides?|tutorials?|handbook|wiki|man|learn|howto|kb|knowledge-?base|sdk|cli)(?:\/|$)/;
+const PRODUCT_PATH = /\/(?:products?|p|dp|item|items|ip|pd|pr|sku|buy)\/[^/]+|\.p$|-p-\d+|\/\d{5,}(?:\.html)?$|-\d{6,}(?:\.html)?$/;
+const COLLECTION_PATH =
+  /\/(?:collections?|categor(?:y|ies)|c|cat|shop|store|browse|b|departments?|catalog|catalogue|range|brands?|sale|deals|gifts?)(?:\/|$)|-c\d+/;
+const SEARCH_QUERY = /(?:^|&)(?:q|k|search|query)=/;
+const LISTING_PATH =
+  /\/(?:blog|news|articles|events|jobs|careers|courses|tags?|topics|archives?|search|results|reviews|list|lists|directory|podcasts?|videos|stories|recipes|resources|chart|top|best|latest|popular|people|authors?)\/?$|\/page\/\d+|\/(?:tag|tags|author|category)\/[^/]+\/?$/;
+const SERVICE_PATH =
+  /\/(?:services?|solutions?|pricing|plans|features?|platform|product|products|what-we-do|use-cases?|industries|for-[a-z-]+|enterprise|business|integrations?|consulting|agency|hire|offerings?)(?:\/|$)|-(?:services?|solutions?|consulting|agency|company|software|platform|tool|app)\/?$/;
+const DATED_PATH = /\/20\d\d\/\d\d\//;
+/** A slug of five or more words reads like a headline. */
+const HEADLINE_SLUG = /^(?:[a-z0-9]+-){4,}[a-z0-9]+(?:\.html?)?$/;
+const ARTICLE_LD =
+  /^(?:Article|NewsArticle|BlogPosting|Report|ReportageNewsArticle|OpinionNewsArticle|AnalysisNewsArticle|Recipe|Review|ScholarlyArticle)$/;
+
+export interface PageTypeResult {
+  type: PageType;
+  votes: Votes;
+}
+
+export function classifyPage(s: PageSignals): PageTypeResult {
+  const v: Votes = { article: 0, forum: 0, product: 0, collection: 0, listing: 0, documentation: 0, service: 0 };
+  if (s.bodyText === 0) return { type: 'other', votes: v };
+  voteUrl(s, v);
+  voteStructuredData(s, v);
+  voteStructure(s, v);
+  let type: PageType = 'article';
+  let best = -Infinity;
+  for (const [t, n] of Object.entries(v) as Array<[keyof Votes, number]>) {
+    if (n > best) {
+      best = n;
+      type = t;
+    }
+  }
+  if (best < MIN_VOTES) type = s.proseText >= ARTICLE_FALLBACK_PROSE ? 'article' : 'other';
+  return { type, votes: v };
+}
+
+function voteUrl(s: PageSignals, v: Votes): void {
+  const { host, path, query } = s;
+  if (FORUM_HOST.test(host)) v.forum += W_URL_STRONG;
+  if (FORUM_PATH.test(path) || FORUM_QUERY.test(query)) v.forum += W_URL_STRONG;
+  if (DOCS_HOST.test(host)) v.documentation += W_URL_STRONG;
+  if (DOCS_PATH_STRONG.test(path)) v.documentation += W_URL_STRONG;
+  else if (DOCS_PATH.test(path)) v.documentation += W_URL_WEAK;
+  if (PRODUCT_PATH.test(path)) v.product += W_URL;
+  if (COLLECTION_PATH.test(path) || SEARCH_QUERY.test(query)) v.collection += W_URL;
+  if (LISTING_PATH.test(path)) v.listing += W_URL_STRONG;
+  if (SERVICE_PATH.test(path)) v.service += W_URL;
+  const segments = path.split('/').filter(Boolean);
+  if (segments.length === 0) {
+    // A home page introduces a business, a shop or a feed, rarely one story.
+    v.service += W_URL_WEAK;
+    v.listing += W_HINT;
+    v.collection += W_HINT;
+    v.article -= W_URL;
+  }
+  const slug = segments[segments.length - 1] ?? '';
+  if (DATED_PATH.test(path) || HEADLINE_SLUG.test(slug)) v.article += W_URL;
+}
+
+function voteStructuredData(s: PageSignals, v: Votes): void {
+  const { ldTypes, aggregateOffer, ogType } = s.structured;
+  const items = s.markup.itemTypes;
+  const ld = (t: string): boolean => ldTypes.has(t);
+  const micro = (t: string): number => items.get(t) ?? 0;
+  const product = ld('Product') || ld('ProductGroup') || micro('Product') === 1;
+  if (product && !aggregateOffer) v.product += W_DECLARED;
+  if (product && aggregateOffer) {
+    v.product += W_URL_WEAK;
+    v.collection += W_URL;
+  }
+  // Many product or offer scopes: a grid of products.
+  if (micro('Product') >= 3 || micro('Offer') >= 3) v.collection += W_STRUCTURE_STRONG;
+  if (ld('DiscussionForumPosting') || ld('QAPage') || micro('DiscussionForumPosting') > 0 || micro('QAPage') > 0)
+    v.forum += W_FORUM_DECLARED;
+  let articleDeclared = false;
+  for (const t of ldTypes) if (ARTICLE_LD.test(t)) articleDeclared = true;
+  for (const t of items.keys()) if (ARTICLE_LD.test(t)) articleDeclared = true;
+  if (articleDeclared) v.article += W_ARTICLE_DECLARED;
+  // Comments without an article around them: a thread.
+  if (micro('Comment') >= 2 && !articleDeclared) v.forum += W_URL_WEAK;
+  if (ld('ItemList') || ld('CollectionPage') || ld('OfferCatalog') || micro('ItemList') > 0) {
+    v.collection += W_URL_WEAK;
+    v.listing += W_URL_WEAK;
+  }
+  if (ld('TechArticle') || ld('APIReference')) v.documentation += W_URL_STRONG;
+  if (ld('Service') || ld('SoftwareApplication') || ld('WebApplication')) v.service += W_URL_WEAK;
+  if (ogType === 'product.group' || ogType === 'product:group') v.collection += W_DECLARED;
+  else if (ogType !== null && /product|item/.test(ogType)) v.product += W_DECLARED;
+  else if (ogType === 'article') v.article += W_URL_WEAK;
+}
+
+function voteStructure(s: PageSignals, v: Votes): void {
+  if (s.codeBlocks >= 3) v.documentation += W_STRUCTURE;
+  if (s.codeBlocks >= 10) v.documentation += W_STRUCTURE_WEAK;
+  if (s.inlineCode >= 10) v.documentation += W_STRUCTURE_WEAK;
+  const c = s.cards;
+  if (c.count >= 4 && c.withPrice >= 3) v.collection += W_STRUCTURE_STRONG;
+  else if (c.count >= 8 && c.withImage >= 6) {
+    v.collection += W_STRUCTURE_WEAK;
+    v.listing += W_STRUCTURE_WEAK;
+  } else if (c.count >= 6 && c.meanText >= 60) v.listing += W_STRUCTURE;
+  const cart = s.markup.cartControls;
+  if (cart >= 1 && cart <= 3) v.product += W_STRUCTURE;
+  if (cart >= 5) v.collection += W_STRUCTURE;
+  if (s.posts.count >= 3) v.forum += W_STRUCTURE;
+  if (s.threadBlocks >= 10 && s.times >= 3) v.forum += W_STRUCTURE_WEAK;
+  const perHeading = s.proseText / Math.max(1, s.headings);
+  if (s.proseText >= 2000 && s.proseParagraphs >= 8 && perHeading >= 300) v.article += W_PROSE;
+  else if (s.proseText >= 1000 && perHeading >= 200) v.article += W_STRUCTURE_WEAK;
+  if (s.published) v.article += W_STRUCTURE;
+  if (s.authored) v.article += W_HINT;
+  // Many headings over little prose each: a landing page's sections.
+  if (perHeading < 150 && s.headings >= 5) v.service += W_STRUCTURE_WEAK;
+  if (s.bodyLinkDensity > 0.6 && s.proseText < 800) {
+    v.listing += W_STRUCTURE_WEAK;
+    v.collection += W_HINT;
+  }
+  if (s.sections >= 5 && s.proseText < 2500) v.service += W_STRUCTURE_WEAK;
+  if (s.headings >= 6 && s.proseParagraphs < 10 && c.withPrice < 4) v.service += W_HINT;
+}
