@@ -10,11 +10,12 @@ import { createGuardedConnector } from './connector.js';
 import { withDeadline } from './deadline.js';
 import { mapFetchError } from './fetch-errors.js';
 import type { RawResponse } from './response.js';
-import { discard, lowerHeaders, mediaType, rejectDeclaredOversize } from './response.js';
+import { destroyBody, discard, lowerHeaders, mediaType, rejectDeclaredOversize } from './response.js';
 import type { RobotsGate } from './robots-gate.js';
 import { createRobotsGate } from './robots-gate.js';
 import type { AllowList } from './ssrf.js';
 import { parseAllowList } from './ssrf.js';
+import type { MemoryLease } from './memory-budget.js';
 import type { FetchedDocument, FetchedResource, Fetcher, FetchOptions, LookupFn, ResourceFetcher, ResourceOptions } from './types.js';
 import { assertPublicHostLiteral, parseHttpUrl } from './url.js';
 import { detectWaf, WAF_BODY_SNIFF_BYTES } from './waf.js';
@@ -207,11 +208,13 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
     const truncateAt = options.truncateAt === undefined ? null : Math.min(options.truncateAt, limits.maxBytes);
     if (truncateAt === null) await rejectDeclaredOversize(res, limits.maxBytes);
     const memory = options.memory;
+    if (memory) prepayDeclaredSize(res, memory, truncateAt ?? limits.maxBytes);
     const { body } = await readBody(res.body, {
       encodings: parseContentEncoding(res.headers['content-encoding']),
       maxBytes: truncateAt ?? limits.maxBytes,
       ...(truncateAt === null ? {} : { maxRawBytes: limits.maxBytes, truncate: true }),
-      ...(memory ? { onKept: (n: number) => memory.take(n) } : {}),
+      ...(memory ? { onKept: (n: number) => memory.use(n) } : {}),
+      ...declaredLength(res),
     });
     return { url: res.url.href, status: res.status, headers: res.headers, contentType: mediaType(res.headers), body };
   }
@@ -252,12 +255,13 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
         ...(opts.obeyRobots ? { beforeHop: (url: URL) => robots.check(url, signal) } : {}),
       });
       if (!opts.truncate && opts.method !== 'HEAD') await rejectDeclaredOversize(res, opts.maxBytes ?? limits.maxBytes);
+      if (opts.memory && opts.method !== 'HEAD') prepayDeclaredSize(res, opts.memory, opts.maxBytes ?? limits.maxBytes);
       const read = await readBody(res.body, {
         encodings: parseContentEncoding(res.headers['content-encoding']),
         maxBytes: opts.maxBytes ?? limits.maxBytes,
         maxRawBytes: Math.max(opts.maxBytes ?? limits.maxBytes, opts.truncate ? limits.maxBytes : 0),
         truncate: opts.truncate ?? false,
-        ...(opts.memory ? { onKept: (n: number) => opts.memory?.take(n) } : {}),
+        ...(opts.memory ? { onKept: (n: number) => opts.memory?.use(n) } : {}),
       });
       return {
         url: res.url.href,
@@ -289,6 +293,29 @@ export function createFetcher(deps: FetcherDeps): SafeFetcher {
       await agent.destroy();
     },
   };
+}
+
+/**
+ * Takes the body's declared size (Content-Length, at most `cap`) from the memory budget
+ * before reading it; a body refused here is drained unread. Decoded bytes beyond it are
+ * counted as they come.
+ */
+function prepayDeclaredSize(res: RawResponse, memory: MemoryLease, cap: number): void {
+  const declared = Number(res.headers['content-length']);
+  if (!Number.isFinite(declared) || declared <= 0) return;
+  try {
+    memory.prepay(Math.min(declared, cap));
+  } catch (err) {
+    destroyBody(res.body);
+    throw err;
+  }
+}
+
+/** `expectedBytes` for readBody: the Content-Length of an identity body, when it gives one. */
+function declaredLength(res: RawResponse): { expectedBytes?: number } {
+  if (res.headers['content-encoding'] !== undefined) return {};
+  const declared = Number(res.headers['content-length']);
+  return Number.isSafeInteger(declared) && declared > 0 ? { expectedBytes: declared } : {};
 }
 
 function stripUndefined<T extends object>(obj: T): Partial<T> {

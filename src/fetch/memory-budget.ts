@@ -37,11 +37,30 @@ export class MemoryBudget {
 
 export class MemoryLease {
   private held = 0;
+  /** Bytes taken ahead (a declared Content-Length) that arriving chunks use up first. */
+  private prepaid = 0;
 
   constructor(private readonly budget: MemoryBudget) {}
 
   get heldBytes(): number {
     return this.held;
+  }
+
+  /**
+   * Takes a body's declared size before any byte of it is read, all or nothing. Under a
+   * burst, calls are then admitted or refused whole as their headers arrive, instead of
+   * every body taking a slice of the budget and all of them failing half-read.
+   */
+  prepay(bytes: number): void {
+    this.take(bytes);
+    this.prepaid += bytes;
+  }
+
+  /** Counts `bytes` that arrived: from what was prepaid first, then from the budget. */
+  use(bytes: number): void {
+    const fromPrepaid = Math.min(bytes, this.prepaid);
+    this.prepaid -= fromPrepaid;
+    if (bytes > fromPrepaid) this.take(bytes - fromPrepaid);
   }
 
   /** Adds `bytes` to this call's share, or throws SERVICE_UNAVAILABLE when the budget is spent. */
@@ -60,6 +79,7 @@ export class MemoryLease {
   release(): void {
     this.budget.giveBack(this.held);
     this.held = 0;
+    this.prepaid = 0;
   }
 }
 

@@ -75,6 +75,19 @@ export async function runBillable<T>(
   return withBilling(ctx.billing, { account, operation: opts.operation, cost: opts.cost, state }, work);
 }
 
+/** Above this much Markdown in an answer, V8's own JSON.stringify serialises it. */
+const LARGE_ANSWER_CHARS = 256 * 1024;
+
+/**
+ * The schema-compiled serializer escapes strings in a JavaScript loop: on an answer with
+ * MBs of Markdown that holds the event loop for 50-100 ms, where JSON.stringify takes a
+ * fraction. The answers are built field by field for the wire (readResponseBody), so both
+ * give the same JSON.
+ */
+export function serializeLargeAnswer(reply: FastifyReply, markdownChars: number): void {
+  if (markdownChars > LARGE_ANSWER_CHARS) reply.serializer((payload: unknown) => JSON.stringify(payload));
+}
+
 /** True when the client asked for raw Markdown (`Accept: text/markdown`) over JSON. */
 export function wantsMarkdown(request: FastifyRequest): boolean {
   const accept = request.headers.accept;

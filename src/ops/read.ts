@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { ConvertOptions } from '../convert/index.js';
 import type { JobRunner } from '../convert/workers/jobs.js';
 import { convertDocument } from '../convert/index.js';
@@ -86,8 +87,24 @@ export async function readThroughCache<T>(
     if (cached !== null) return { result: JSON.parse(cached) as T, cacheHit: true };
   }
   const result = await compute();
-  await deps.cache.set(key, JSON.stringify(result), CACHE_TTL_SECONDS * 1000, deps.now());
+  await writeCache(deps, key, result);
   return { result, cacheHit: false };
+}
+
+/** A serialised result over this many characters is written in steps with a yield between them. */
+const LARGE_ENTRY_CHARS = 1024 * 1024;
+
+/**
+ * Writes one cache entry. Serialising and storing a result of several MB each block the
+ * event loop for tens of ms (an embedded SQLite write is synchronous): a big entry yields
+ * before and after its store write, so other requests are served in between.
+ */
+export async function writeCache(deps: { cache: CacheStore; now: () => number }, key: string, value: unknown): Promise<void> {
+  const text = JSON.stringify(value);
+  const large = text.length > LARGE_ENTRY_CHARS;
+  if (large) await setImmediatePromise();
+  await deps.cache.set(key, text, CACHE_TTL_SECONDS * 1000, deps.now());
+  if (large) await setImmediatePromise();
 }
 
 /** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */

@@ -5,7 +5,7 @@ import type { FetchedDocument } from '../fetch/types.js';
 import type { RenderEvent, RenderFallbackReason, Renderer, RenderMode } from '../render/types.js';
 import { ServiceError } from '../errors.js';
 import type { CacheStore } from '../store/types.js';
-import { CACHE_TTL_SECONDS } from './read.js';
+import { writeCache } from './read.js';
 
 /**
  * The `render` option of read, read-and-score, extract and batch, between fetching and
@@ -169,8 +169,7 @@ export async function renderAwareCache<T extends RenderHinted>(
     }
   }
   const outcome = await compute();
-  const ttl = CACHE_TTL_SECONDS * 1000;
-  if (outcome.staticResult) await deps.cache.set(baseKey, JSON.stringify(outcome.staticResult), ttl, deps.now());
-  if (outcome.rendered) await deps.cache.set(renderedKey, JSON.stringify(outcome.result), ttl, deps.now());
+  if (outcome.staticResult) await writeCache(deps, baseKey, outcome.staticResult);
+  if (outcome.rendered) await writeCache(deps, renderedKey, outcome.result);
   return { result: outcome.result, cacheHit: false };
 }

@@ -3,7 +3,7 @@ import { ServiceError } from '../../errors.js';
 import { readBatch } from '../../ops/batch.js';
 import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
-import { requestSignal, runBillable } from '../context.js';
+import { requestSignal, runBillable, serializeLargeAnswer } from '../context.js';
 import { batchRequestSchema, batchResponseSchema, errorEnvelopeSchema } from '../schemas.js';
 import { readResponseBody } from './read.js';
 
@@ -45,6 +45,10 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
       const okItems = items.filter((item) => item.ok);
       const allHits = okItems.length > 0 && okItems.every((item) => item.cacheHit);
       reply.header('X-Service-Cache', allHits ? 'HIT' : 'MISS');
+      serializeLargeAnswer(
+        reply,
+        okItems.reduce((sum, item) => sum + item.result.markdown.length, 0),
+      );
       return {
         status: 'success' as const,
         results: items.map((item) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { readAndScore } from '../../ops/read-and-score.js';
 import type { AppContext } from '../context.js';
-import { requestSignal, runBillable } from '../context.js';
+import { requestSignal, runBillable, serializeLargeAnswer } from '../context.js';
 import { errorEnvelopeSchema, readAndScoreResponseSchema, readRequestSchema } from '../schemas.js';
 import type { RenderMode } from '../../render/types.js';
 import { readResponseBody, renderInput } from './read.js';
@@ -24,6 +24,7 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
         readAndScore(ctx.readDeps, { url, fresh: request.body.fresh === true, signal, ...renderInput(request.body) }),
       );
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
+      serializeLargeAnswer(reply, result.markdown.length);
       return { ...readResponseBody(result, cacheHit), score: result.score };
     },
   );

@@ -5,7 +5,7 @@ import { CACHE_TTL_SECONDS, readPage } from '../../ops/read.js';
 import { routeFragment } from '../../ops/rendering.js';
 import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
-import { lazyRequestSignal, runBillable, wantsMarkdown } from '../context.js';
+import { lazyRequestSignal, runBillable, serializeLargeAnswer, wantsMarkdown } from '../context.js';
 import { errorEnvelopeSchema, readRequestSchema, readResponseSchema } from '../schemas.js';
 
 interface ReadBody {
@@ -47,6 +47,7 @@ export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void
       if (wantsMarkdown(request)) {
         return reply.type('text/markdown; charset=utf-8').send(result.markdown);
       }
+      serializeLargeAnswer(reply, result.markdown.length);
       return readResponseBody(result, cacheHit);
     },
   );
