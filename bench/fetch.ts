@@ -10,7 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { decodeBody } from '../src/fetch/charset.js';
+import { decodeBody } from '../src/convert/decode.js';
 import { createFetcher } from '../src/fetch/fetcher.js';
 import type { CacheStore } from '../src/store/types.js';
 import { startSite } from '../test/helpers/site.js';

@@ -5,7 +5,7 @@
  * (CONVERT_TEXT_JOB) in a worker thread of the server: nothing here touches the event loop.
  */
 import { ServiceError, isServiceError } from '../errors.js';
-import { decodeBody } from '../fetch/charset.js';
+import { decodeBody } from './decode.js';
 import { csvToMarkdown } from './csv.js';
 import type { HtmlToMarkdownOptions } from './html/index.js';
 import { jsonToMarkdown } from './json.js';

@@ -1,7 +1,7 @@
 import type { AnyNode, Document, Element } from 'domhandler';
 import { collapseWhitespace, isElement, isText, parseHtml, walkElements } from '../convert/html/dom.js';
 import { effectiveBase } from '../convert/html/urls.js';
-import { decodeBody } from '../fetch/charset.js';
+import { decodeBody } from '../convert/decode.js';
 
 /**
  * A fetched HTML page, decoded and parsed once, shared by score, extract and map.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charsetParam, decodeBody, detectCharset, prescanMeta } from '../../../src/fetch/charset.js';
+import { charsetParam, decodeBody, detectCharset, prescanMeta } from '../../../src/convert/decode.js';
 import { encodeLegacy } from './encode.js';
 
 const SAMPLES: Record<string, string> = {

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 // decodeBody belongs to the fetcher; here it is replaced so the dispatcher's use of `guessed` is tested alone.
 const decoded = { guessed: true };
-vi.mock('../../../src/fetch/charset.js', () => ({
+vi.mock('../../../src/convert/decode.js', () => ({
   decodeBody: (body: Buffer) => ({ text: body.toString('utf8'), charset: 'utf-8', guessed: decoded.guessed }),
 }));
 

@@ -3,7 +3,7 @@
  * decoders only): single bytes for 8-bit encodings, two-byte sequences for the East
  * Asian ones. Enough for the sample texts in these tests.
  */
-import { decodeWindows1252 } from '../../../src/fetch/charset.js';
+import { decodeWindows1252 } from '../../../src/convert/decode.js';
 
 const tables = new Map<string, Map<string, number[]>>();
 
