@@ -13,8 +13,9 @@ import {
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
-import { extractRegion } from './region.js';
+import { extractRegion, extractThread } from './region.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
+import { findThread } from './thread.js';
 import type { ElementStats, StatsMap } from './stats.js';
 
 /**
@@ -107,10 +108,15 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   const bodyStats = stats.get(body) ?? null;
   const totalText = bodyStats ? bodyStats.textLen : 0;
   const titles = normaliseTitles(opts.titles ?? []);
+  const regionOpts = { pageType: opts.pageType ?? 'other', titles, authorKnown: opts.authorKnown ?? true };
+  const thread = opts.pageType === 'forum' ? findThread(body, stats) : null;
+  if (thread) {
+    const { roots, drop } = extractThread(body, stats, thread, { ...regionOpts, top: null });
+    return { roots, drop, attempts: [], winner: -1, textLength: contentLength(roots, drop, stats), stats };
+  }
   if (opts.pageType !== undefined && REGION_TYPES.has(opts.pageType)) {
     const top = pickTopCandidate(body, scoreParagraphs(body, stats, markUnlikely(body, stats, totalText), ALL_FLAGS));
-    const region = extractRegion(body, stats, { pageType: opts.pageType, titles, top, authorKnown: opts.authorKnown ?? true });
-    const { roots, drop } = region;
+    const { roots, drop } = extractRegion(body, stats, { ...regionOpts, top });
     return { roots, drop, attempts: [], winner: -1, textLength: contentLength(roots, drop, stats), stats };
   }
   const attempts: Attempt[] = [];

@@ -62,13 +62,17 @@ const PROSE_BLOCKS = new Set(['p', 'div', 'td', 'blockquote']);
 /** Cards of a grid carry at least this much text each (a name) and at most this much (a teaser, not a story). */
 const CARD_MIN_TEXT = 8;
 const CARD_MAX_TEXT = 1500;
+/** A grid has at least this many cards; a thread at least this many posts (a question and an answer). */
+const MIN_CARDS = 3;
+const MIN_POSTS = 2;
 /** Posts of a thread carry at least this much text each. */
 const POST_MIN_TEXT = 60;
 
 /** A currency sign next to digits, or digits followed by a currency code or sign. */
 const PRICE =
   /(?:[$€£¥₹₩₽]|\b(?:usd|eur|gbp|cad|aud|chf|sek|nok|dkk|pln|rs\.?)\s?)\s?\d|\d(?:[\d.,\s]{0,12}\d)?\s?(?:€|£|zł|kr\b|kč|lei|eur\b|usd\b|руб|₽|円)/i;
-const DATE_LIKE =
+/** A date as bylines write it: `May 3, 2024`, `2024-05-03`, `03/05/2024`, `3 days ago`. */
+export const DATE_LIKE =
   /\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,3} (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b/i;
 const THREAD_TOKEN =
   /(?:^|[\s_-])(?:comment|post|reply|message|answer)s?(?:[\s_-]|$)|(?:^|[\s_-])(?:postbody|post-body|topic-body|message-body|comment-body)/;
@@ -179,7 +183,7 @@ function markAncestors(seeds: Set<Element>, stop: Element): Set<Element> {
 /** Group `parent`'s children by tag + class; keep the largest card group and post group seen. */
 function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>, hasDate: Set<Element>, s: PageSignals): void {
   const kids = parent.children;
-  if (kids.length < 3) return;
+  if (kids.length < MIN_POSTS) return;
   const groups = new Map<string, Element[]>();
   for (const c of kids) {
     if (!isElement(c)) continue;
@@ -189,7 +193,7 @@ function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>,
     g.push(c);
   }
   for (const members of groups.values()) {
-    if (members.length < 3) continue;
+    if (members.length < MIN_POSTS) continue;
     let cards = 0;
     let posts = 0;
     let priced = 0;
@@ -211,7 +215,8 @@ function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>,
         postText += ms.textLen;
       }
     }
-    if (cards > s.cards.count) s.cards = { count: cards, withPrice: priced, withImage: imaged, meanText: cardText / cards };
+    if (cards >= MIN_CARDS && cards > s.cards.count)
+      s.cards = { count: cards, withPrice: priced, withImage: imaged, meanText: cardText / cards };
     if (posts > s.posts.count) s.posts = { count: posts, withPrice: 0, withImage: 0, meanText: postText / posts };
   }
 }

@@ -47,7 +47,7 @@ const W_HINT = 0.5;
 
 const FORUM_HOST = /^(?:forums?|community|communities|discuss|discussions?|bbs|boards?|answers|ask|talk)\./;
 const FORUM_PATH =
-  /\/t\/[^/]+\/\d+|\/threads?\/|\/topics?\/|\/forums?\/|\/questions\/\d+|\/question\/|\/discussions?\/|\/comments\/|viewtopic|showthread|\/community\/|\/posts?\/\d+/;
+  /\/t\/[^/]+\/\d+|\/q\/\d+|\/threads?\/|\/topics?\/|\/forums?\/|\/questions\/\d+|\/question\/|\/discussions?\/|\/comments\/|viewtopic|showthread|\/community\/|\/posts?\/\d+/;
 const FORUM_QUERY = /(?:^|&)(?:t|topic|threadid)=\d/;
 const DOCS_HOST = /^(?:docs?|developers?|devdocs|wiki|learn|api|reference|manual|help|support|kb|knowledge)\.|readthedocs|\.gitbook\.io$/;
 const DOCS_PATH_STRONG = /\/(?:docs?|documentation|reference|api|manual)(?:\/|$)/;
@@ -148,6 +148,8 @@ function voteStructure(s: PageSignals, v: Votes): void {
   if (s.codeBlocks >= 3) v.documentation += W_STRUCTURE;
   if (s.codeBlocks >= 10) v.documentation += W_STRUCTURE_WEAK;
   if (s.inlineCode >= 10) v.documentation += W_STRUCTURE_WEAK;
+  // Code listings with code words in the prose around them: a reference page, not a product's landing page.
+  if (s.codeBlocks > 0 && s.inlineCode >= 3) v.documentation += W_STRUCTURE_WEAK;
   const c = s.cards;
   if (c.count >= 4 && c.withPrice >= 3) v.collection += W_STRUCTURE_STRONG;
   else if (c.count >= 8 && c.withImage >= 6) {
@@ -158,6 +160,7 @@ function voteStructure(s: PageSignals, v: Votes): void {
   if (cart >= 1 && cart <= 3) v.product += W_STRUCTURE;
   if (cart >= 5) v.collection += W_STRUCTURE;
   if (s.posts.count >= 3) v.forum += W_STRUCTURE;
+  else if (s.posts.count === 2) v.forum += W_STRUCTURE_WEAK;
   if (s.threadBlocks >= 10 && s.times >= 3) v.forum += W_STRUCTURE_WEAK;
   const perHeading = s.proseText / Math.max(1, s.headings);
   if (s.proseText >= 2000 && s.proseParagraphs >= 8 && perHeading >= 300) v.article += W_PROSE;

@@ -1,8 +1,11 @@
 import type { Element } from 'domhandler';
-import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
-import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
+import type { ChromeGuard } from './chrome.js';
+import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
+import { classAndId, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { normaliseTitle } from './prune.js';
+import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
 import type { StatsMap } from './stats.js';
 
@@ -22,25 +25,19 @@ import type { StatsMap } from './stats.js';
 const MAIN_MIN_SHARE = 0.15;
 /** The region grows to its parent when the parent's other blocks hold this much non-link text. */
 const CLIMB_MIN_PROSE = 100;
+/** Link-only blocks between posts shorter than this are thread furniture. */
+const THREAD_LINK_BLOCK_MAX = 80;
+const LINK_ONLY_DENSITY = 0.9;
+/** A code toolbar's label ("js", "Copy") is at most this long. */
+const CODE_LABEL_MAX = 20;
+/** A thread's first post is looked for this many wrapper levels above the replies. */
+const THREAD_CLIMB_HOPS = 4;
 /** A page intro outside the region (category heading and description) is at most this long. */
 const INTRO_MAX_TEXT = 1500;
 /** An author/date line is shorter than this. */
 const BYLINE_MAX_TEXT = 200;
 /** A block holding more than this share of the region's text is a wrapper, never chrome. */
 const CHROME_MAX_SHARE = 0.5;
-
-/** Class/id words that always mean chrome (matched anywhere in a token). */
-const CHROME_ANYWHERE =
-  /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar/;
-/** Class/id words that mean chrome as a whole token (`nav`, but not `canvas`). */
-const CHROME_TOKEN =
-  /(?:^|[\s_-])(?:nav|navigation|menu|menus|header|footer|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar)(?:[\s_-]|$)/;
-/** Per type: blocks that belong to other products, other pages or other people. */
-const NOT_THIS_PRODUCT =
-  /related|recommend|upsell|up-sell|cross-?sell|also-?(?:bought|viewed|like)|you-?may|may-?also|recently-?viewed|similar|complete-?the-?look|frequently-?bought/;
-const GRID_CONTROLS = /(?:^|[\s_-])(?:filters?|facets?|refine|refinements?|sort|sorting|sort-?by|toolbar|layered-?nav)(?:[\s_-]|$)/;
-const RELATED = /(?:^|[\s_-])(?:related|recommended|more-?stories|read-?next)(?:[\s_-]|$)/;
-const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|respond|disqus|replies)(?:[\s_-]|$)/;
 
 export interface Region {
   /** The region, preceded by the page's intro when the heading sits outside it. */
@@ -57,15 +54,95 @@ export interface RegionOptions {
 }
 
 export function extractRegion(body: Element, stats: StatsMap, opts: RegionOptions): Region {
-  const { pageType, titles } = opts;
   const { root, heading } = regionRoot(body, stats, opts.top);
-  // The blocks that hold the page heading or the best block are wrappers, whatever their class says.
-  const wrappers = new Set<Element>();
-  for (const start of [heading, opts.top]) for (let p = start; p && p !== root; p = isElement(p.parent) ? p.parent : null) wrappers.add(p);
-  const guard: ChromeGuard = { wrappers, maxText: wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE };
   const roots = [root];
   const intro = heading && !contains(root, heading) ? introBlock(heading, root, stats) : null;
   if (intro) roots.unshift(intro);
+  // The blocks that hold the page heading or the best block are wrappers, whatever their class says.
+  const wrappers = ancestorsBelow([heading, opts.top], root);
+  const guard: ChromeGuard = { wrappers, maxText: wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE };
+  return { roots, drop: pruneRegion(roots, stats, guard, opts) };
+}
+
+/**
+ * A thread: the smallest block holding every post, grown to take in the question or first
+ * post when it sits beside the replies, minus chrome and the per-post widgets (votes,
+ * signatures, user panels, action bars, reply forms). Author and date lines stay.
+ */
+export function extractThread(body: Element, stats: StatsMap, thread: Thread, opts: RegionOptions): Region {
+  // The question or first post often sits a few wrappers above the replies' list.
+  let root = thread.container;
+  const posts = [...thread.posts];
+  for (let p = root, hops = 0; p !== body && isElement(p.parent) && hops < THREAD_CLIMB_HOPS; hops++) {
+    const beside = siblingPost(p, stats);
+    p = p.parent;
+    if (beside) {
+      posts.push(beside);
+      root = p;
+      hops = -1;
+    }
+  }
+  const guard: ChromeGuard = { wrappers: ancestorsBelow(posts, root), maxText: Infinity };
+  // On a Q&A page the posts are the question and the answers; comments under them are remarks.
+  if (posts.some(isQuestionOrAnswer)) guard.posts = new Set(posts);
+  const drop = pruneRegion([root], stats, guard, opts);
+  dropLinksBetweenPosts(root, guard.wrappers, new Set(posts), stats, drop);
+  return { roots: [root], drop };
+}
+
+/**
+ * Between the posts, outside any of them, short blocks that are only links are the thread's
+ * furniture (category and tag links, pagers, "next topic"), not posts.
+ */
+function dropLinksBetweenPosts(
+  root: Element,
+  wrappers: ReadonlySet<Element>,
+  posts: ReadonlySet<Element>,
+  stats: StatsMap,
+  drop: Set<Element>,
+): void {
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    for (const c of childElementsReversed(el)) {
+      if (posts.has(c)) continue;
+      if (wrappers.has(c)) {
+        stack.push(c);
+        continue;
+      }
+      const s = stats.get(c);
+      if (s && s.textLen > 0 && s.textLen <= THREAD_LINK_BLOCK_MAX && linkDensity(s) >= LINK_ONLY_DENSITY) drop.add(c);
+    }
+  }
+}
+
+const QA_CLASS = /(?:^|[\s_-])(?:answer|question)(?:[\s_-]|$)/;
+
+function isQuestionOrAnswer(post: Element): boolean {
+  return /(?:Answer|Question)$/.test(post.attribs.itemtype ?? '') || QA_CLASS.test(classAndId(post));
+}
+
+/**
+ * A code listing's toolbar (language name, "Copy") sits in the listing's wrapper beside the
+ * `<pre>`: short blocks next to a `<pre>` in a wrapper that holds nothing else.
+ */
+function dropCodeToolbar(el: Element, stats: StatsMap, drop: Set<Element>): void {
+  const kids = childElementsReversed(el);
+  if (kids.length < 2 || !kids.some((k) => k.name === 'pre')) return;
+  const others = kids.filter((k) => k.name !== 'pre');
+  if (others.every((k) => (stats.get(k)?.textLen ?? 0) <= CODE_LABEL_MAX && !HEADINGS.has(k.name))) for (const k of others) drop.add(k);
+}
+
+/** `start`s and their ancestors up to (not including) `root`. */
+function ancestorsBelow(starts: ReadonlyArray<Element | null>, root: Element): Set<Element> {
+  const out = new Set<Element>();
+  for (const start of starts) for (let p = start; p && p !== root && !out.has(p); p = isElement(p.parent) ? p.parent : null) out.add(p);
+  return out;
+}
+
+/** What the writer skips inside the region's roots. */
+function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGuard, opts: RegionOptions): Set<Element> {
+  const { pageType, titles } = opts;
   const drop = new Set<Element>();
   let titleDropped = false;
   const stack: Element[] = [];
@@ -82,9 +159,10 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
       continue;
     }
     if (el.name === 'p' || el.name === 'pre' || el.name === 'table') continue;
+    dropCodeToolbar(el, stats, drop);
     stack.push(...childElementsReversed(el));
   }
-  return { roots, drop };
+  return drop;
 }
 
 /**
@@ -143,6 +221,19 @@ function regionRoot(body: Element, stats: StatsMap, top: Element | null): { root
   return { root: body, heading };
 }
 
+/** A sibling of `el` that reads like a post: text of its own and a date (the question beside its answers). */
+function siblingPost(el: Element, stats: StatsMap): Element | null {
+  const parent = el.parent;
+  if (!isElement(parent)) return null;
+  for (const c of parent.children) {
+    if (c === el || !isElement(c)) continue;
+    const s = stats.get(c);
+    if (!s || s.textLen - s.linkLen < CLIMB_MIN_PROSE || isChrome(c, stats, NO_GUARD, 'forum')) continue;
+    if (holdsDate(c)) return c;
+  }
+  return null;
+}
+
 /** Non-link text of `el`'s siblings that are not chrome by tag, role or class. */
 function siblingProse(el: Element, stats: StatsMap): number {
   const parent = el.parent;
@@ -168,50 +259,6 @@ function commonAncestor(a: Element, b: Element): Element | null {
 function isByline(el: Element, stats: StatsMap): boolean {
   const ci = classAndId(el);
   return ci !== '' && PATTERNS.byline.test(ci) && (stats.get(el)?.textLen ?? 0) < BYLINE_MAX_TEXT;
-}
-
-/** What class-based chrome rules never drop: wrappers of the content, and blocks above a text share. */
-interface ChromeGuard {
-  wrappers: ReadonlySet<Element>;
-  maxText: number;
-}
-
-const NO_GUARD: ChromeGuard = { wrappers: new Set(), maxText: Infinity };
-
-function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageType: PageType): boolean {
-  const s = stats.get(el);
-  if (!s) return false;
-  const name = el.name;
-  if (STRUCTURAL_BOILERPLATE.has(name)) return true;
-  const role = el.attribs.role;
-  if (role !== undefined && PATTERNS.unlikelyRoles.test(role) && name !== 'main' && name !== 'article') return true;
-  if (name === 'header' && !holdsPageHeading(el, stats) && !hasAncestor(el, 'article')) return true;
-  if (
-    s.textLen > 0 &&
-    s.textLen <= BOILERPLATE_TEXT_MAX &&
-    !HEADINGS.has(name) &&
-    PATTERNS.boilerplateText.test(collapseWhitespace(textOf(el)))
-  )
-    return true;
-  const ci = classAndId(el);
-  if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
-  if (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci)) return !holdsPageHeading(el, stats);
-  if (pageType === 'product' && NOT_THIS_PRODUCT.test(ci)) return true;
-  if ((pageType === 'collection' || pageType === 'listing') && GRID_CONTROLS.test(ci)) return true;
-  if (pageType !== 'product' && RELATED.test(ci)) return true;
-  if (pageType !== 'forum' && READER_COMMENTS.test(ci)) return true;
-  return false;
-}
-
-/** Holds the page's `<h1>` (not a logo link): a page header, which is content. */
-function holdsPageHeading(el: Element, stats: StatsMap): boolean {
-  const stack: Element[] = [el];
-  while (stack.length > 0) {
-    const n = stack.pop() as Element;
-    if (n.name === 'h1') return linkDensity(stats.get(n)) < 0.5;
-    for (const c of n.children) if (isElement(c)) stack.push(c);
-  }
-  return false;
 }
 
 function childElementsReversed(el: Element): Element[] {

@@ -1,0 +1,118 @@
+import type { Element } from 'domhandler';
+import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
+import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
+import { DATE_LIKE } from './page-signals.js';
+import type { PageType } from './page-type.js';
+import { linkDensity } from './stats.js';
+import type { StatsMap } from './stats.js';
+
+/**
+ * What is chrome on a page read as a region or a thread (region.ts): landmarks and roles
+ * that are never content, class/id words that always mean chrome, short UI labels, and per
+ * page type the blocks that are not the page's own. Only generic words: no site's names.
+ */
+
+/** Class/id words that always mean chrome (matched anywhere in a token). */
+const CHROME_ANYWHERE =
+  /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar/;
+/** Class/id words that mean chrome as a whole token (`nav`, but not `canvas`). */
+const CHROME_TOKEN =
+  /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar)(?:[\s_-]|$)/;
+/** Per type: blocks that belong to other products, other pages or other people. */
+const NOT_THIS_PRODUCT =
+  /related|recommend|upsell|up-sell|cross-?sell|also-?(?:bought|viewed|like)|you-?may|may-?also|recently-?viewed|similar|complete-?the-?look|frequently-?bought/;
+const GRID_CONTROLS = /(?:^|[\s_-])(?:filters?|facets?|refine|refinements?|sort|sorting|sort-?by|toolbar|layered-?nav)(?:[\s_-]|$)/;
+const RELATED = /(?:^|[\s_-])(?:related|recommended|more-?stories|read-?next)(?:[\s_-]|$)/;
+const SIMILAR = /similar|suggested/;
+/** Per-post widgets of thread software: votes, signatures, user panels, action bars, reply boxes. */
+const POST_WIDGETS =
+  /(?:^|[\s_-])(?:votes?|voting|vote-?cell|signature|avatar|user-?(?:stats|extras|badges?|title|rank|role|level|banner)|post-?(?:count|actions|tools|menu|controls)|action-?bar|reply-?(?:form|box)|quick-?reply|like-?(?:count|button|box)|reactions?|report)(?:[\s_-]|$)/;
+const SIGNATURE = /signature/;
+/** Thread software's UI labels: quote expanders, post numbers, reply prompts, edit notes. */
+const THREAD_UI_TEXT =
+  /^(?:click to expand\.*|#\d+|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
+const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|respond|disqus|replies)(?:[\s_-]|$)/;
+
+/** What class-based chrome rules never drop: wrappers of the content, and blocks above a text share. */
+/** Dates are looked for in text nodes shorter than this (a byline, not a paragraph). */
+const DATE_TEXT_MAX = 200;
+/** Remarks under a post hold less than this share of it. */
+const REMARKS_MAX_SHARE = 0.5;
+
+export interface ChromeGuard {
+  readonly wrappers: ReadonlySet<Element>;
+  readonly maxText: number;
+  /** A Q&A thread's posts: comments nested in a post (remarks under an answer) are not posts. */
+  posts?: ReadonlySet<Element>;
+}
+
+export const NO_GUARD: ChromeGuard = { wrappers: new Set(), maxText: Infinity };
+
+export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageType: PageType): boolean {
+  const s = stats.get(el);
+  if (!s) return false;
+  const name = el.name;
+  if (STRUCTURAL_BOILERPLATE.has(name)) return true;
+  const role = el.attribs.role;
+  if (role !== undefined && PATTERNS.unlikelyRoles.test(role) && name !== 'main' && name !== 'article') return true;
+  if (name === 'header' && !holdsPageHeading(el, stats) && !hasAncestor(el, 'article')) return true;
+  if (
+    s.textLen > 0 &&
+    s.textLen <= BOILERPLATE_TEXT_MAX &&
+    !HEADINGS.has(name) &&
+    PATTERNS.boilerplateText.test(collapseWhitespace(textOf(el)))
+  )
+    return true;
+  if (pageType === 'forum' && s.textLen > 0 && s.textLen <= BOILERPLATE_TEXT_MAX && THREAD_UI_TEXT.test(collapseWhitespace(textOf(el))))
+    return true;
+  const ci = classAndId(el);
+  if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
+  if (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci)) return !holdsPageHeading(el, stats);
+  if (pageType === 'product' && NOT_THIS_PRODUCT.test(ci)) return true;
+  if ((pageType === 'collection' || pageType === 'listing') && GRID_CONTROLS.test(ci)) return true;
+  if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;
+  if (READER_COMMENTS.test(ci) && (pageType !== 'forum' || remarkInPost(el, s.textLen, stats, guard.posts))) return true;
+  // A "signature" holding a date is the post's author card ("answered May 3 by …"), not a signature.
+  if (pageType === 'forum' && POST_WIDGETS.test(ci)) return !(SIGNATURE.test(ci) && holdsDate(el));
+  return false;
+}
+
+/** Holds the page's `<h1>` (not a logo link): a page header, which is content. */
+/**
+ * Remarks under a question or an answer: a comment block holding a minority of a post that
+ * is not itself a comment. (When the posts are comments, comments inside them are nested
+ * replies, which are posts; a block holding most of its post is the post's body.)
+ */
+function remarkInPost(el: Element, textLen: number, stats: StatsMap, posts: ReadonlySet<Element> | undefined): boolean {
+  if (!posts) return false;
+  for (let p = el.parent; isElement(p); p = p.parent) {
+    if (!posts.has(p)) continue;
+    if (READER_COMMENTS.test(classAndId(p)) || /Comment/.test(p.attribs.itemtype ?? '')) return false;
+    return textLen < (stats.get(p)?.textLen ?? 0) * REMARKS_MAX_SHARE;
+  }
+  return false;
+}
+
+export function holdsPageHeading(el: Element, stats: StatsMap): boolean {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (n.name === 'h1') return linkDensity(stats.get(n)) < 0.5;
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
+}
+
+/** Holds a date as a byline writes it (a `<time>`, or a date in a short text). */
+export function holdsDate(el: Element): boolean {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (n.name === 'time') return true;
+    for (const c of n.children) {
+      if (isElement(c)) stack.push(c);
+      else if (isText(c) && c.data.length < DATE_TEXT_MAX && DATE_LIKE.test(c.data)) return true;
+    }
+  }
+  return false;
+}

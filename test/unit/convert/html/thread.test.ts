@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
+
+const SAY = 'explains, in a few sentences with some detail, what worked for this problem and why it did';
+
+function post(n: number, extra = ''): string {
+  return `<article class="message message--post"><div class="message-user"><a class="username" href="/u/user${n}">user${n}</a>
+    <div class="message-userExtras">Joined: 2019 · Messages: ${n * 100}</div></div>
+    <div class="message-main"><time datetime="2025-03-0${n}">Mar ${n}, 2025</time><div class="message-body"><p>Post ${n} ${SAY}.</p>${extra}</div>
+    <div class="message-signature">My rig: a very long signature line listing every part of the computer</div>
+    <div class="message-actionBar"><a href="#">Reply</a> <a href="#">Report</a></div></div></article>`;
+}
+
+describe('threads', () => {
+  it('keeps every post with its author and date, drops user panels, signatures and action bars', () => {
+    const html = `<body><header class="site-header"><a href="/">Board</a></header>
+      <main><h1>Fan noise after upgrade</h1><div class="block-body">${[1, 2, 3, 4].map((n) => post(n)).join('')}</div>
+      <div class="block similar-threads"><h3>Similar threads</h3><a href="/t/1">Another thread about fans</a></div>
+      <p>You must log in or register to reply here.</p></main></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/threads/fan-noise.123/', { pageType: 'forum' });
+    for (const n of [1, 2, 3, 4]) {
+      expect(r.markdown).toContain(`Post ${n} explains`);
+      expect(r.markdown).toContain(`user${n}`);
+      expect(r.markdown).toContain(`Mar ${n}, 2025`);
+    }
+    expect(r.markdown).not.toMatch(/Messages:|My rig|Report|Similar threads|log in or register/);
+  });
+
+  it('on a Q&A page keeps the question and every answer with author cards, drops remarks under them', () => {
+    const remarks = '<div class="comments"><ul><li class="comment">Did you try turning it off? – bob Mar 5, 2025</li></ul></div>';
+    const body = (cls: string, text: string, who: string) =>
+      `<div class="${cls}"><div class="votecell">12</div><div class="postcell"><p>${text} ${SAY}.</p>
+      <div class="post-signature"><div class="user-details">answered Mar 3, 2025 by <a href="/u/${who}">${who}</a></div></div>${remarks}</div></div>`;
+    const html = `<body><div id="mainbar" role="main"><h1>How do I undo a commit?</h1>${body('question', 'The question', 'nina')}
+      <div id="answers"><h2>2 Answers</h2>${body('answer', 'First answer', 'omar')}${body('answer', 'Second answer', 'li')}</div></div>
+      <div id="sidebar"><div class="related"><a href="/q/1">Related question</a></div></div></body>`;
+    const r = htmlToMarkdown(html, 'https://qa.test/q/42/undo', { pageType: 'forum' });
+    expect(r.markdown).toContain('The question explains');
+    expect(r.markdown).toContain('Second answer explains');
+    expect(r.markdown).toContain('[omar](https://qa.test/u/omar)');
+    expect(r.markdown).not.toMatch(/turning it off|Related question/);
+  });
+
+  it('classifies a thread from its URL and repeated dated posts', () => {
+    const html = `<body><main><h1>Fan noise after upgrade</h1><div class="block-body">${[1, 2, 3].map((n) => post(n)).join('')}</div></main></body>`;
+    expect(htmlToMarkdown(html, 'https://board.test/threads/fan-noise.123/').metadata.page_type).toBe('forum');
+  });
+});
