@@ -10,7 +10,7 @@ import { isHtmlType } from './html-page.js';
 import type { ExtractJobOutput } from './jobs.js';
 import { EXTRACT_JOB } from './jobs.js';
 import type { ReadDeps } from './read.js';
-import { cacheKey } from './read.js';
+import { cacheKey } from './cache.js';
 import { renderAwareCache, renderFetched } from './rendering.js';
 
 export interface ExtractInput {

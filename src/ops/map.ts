@@ -14,7 +14,7 @@ import { PAGE_LINKS_JOB, SITEMAP_JOB } from './jobs.js';
 import { compileFilter, filterLinks, rankByRelevance } from './map-rank.js';
 import { siteOf } from './map-site.js';
 import { gunzipCapped, isGzip } from './map-sitemap.js';
-import { cacheKey, readThroughCache } from './read.js';
+import { cacheKey, readThroughCache } from './cache.js';
 import { resourceFetcher, sitemapLines } from './score.js';
 
 /** The bounds of one map call (spec, issue 7). */

@@ -1,6 +1,7 @@
 import { withLease } from '../fetch/memory-budget.js';
 import type { ReadDeps, ReadInput, ReadResult } from './read.js';
-import { cacheKey, convertWithRender, openSignal } from './read.js';
+import { cacheKey } from './cache.js';
+import { convertWithRender, openSignal } from './read.js';
 import { renderAwareCache } from './rendering.js';
 import type { ScoreDeps } from './score.js';
 import { scoreDocument } from './score.js';

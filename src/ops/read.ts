@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import type { ConvertOptions } from '../convert/index.js';
 import type { JobRunner } from '../convert/workers/jobs.js';
 import { convertDocument } from '../convert/index.js';
@@ -10,11 +9,9 @@ import type { FetchedDocument, Fetcher } from '../fetch/types.js';
 import { staticResultNeedsRender } from '../render/needs-render.js';
 import type { RenderMode } from '../render/types.js';
 import type { CacheStore } from '../store/types.js';
+import { cacheKey } from './cache.js';
 import type { RenderAwareOutcome, RenderingDeps } from './rendering.js';
 import { renderAwareCache, renderFetched } from './rendering.js';
-
-/** Cache lifetime of every cached operation (spec: one hour). */
-export const CACHE_TTL_SECONDS = 3600;
 
 export interface ReadStats {
   raw_html_size_kb: number;
@@ -65,46 +62,6 @@ export interface ReadInput {
 
 export function openSignal(signal: ReadInput['signal']): AbortSignal | undefined {
   return typeof signal === 'function' ? signal() : signal;
-}
-
-/** Cache key: (operation, engine version, canonical request URL). */
-export function cacheKey(operation: string, engineVersion: string, url: string): string {
-  return `op:${operation}:${engineVersion}:${url}`;
-}
-
-/**
- * The one-hour cache around an operation: look up unless `fresh`, compute on a miss, and
- * always write what was computed. Shared by read, read-and-score, extract and map.
- */
-export async function readThroughCache<T>(
-  deps: { cache: CacheStore; now: () => number },
-  key: string,
-  fresh: boolean,
-  compute: () => Promise<T>,
-): Promise<{ result: T; cacheHit: boolean }> {
-  if (!fresh) {
-    const cached = await deps.cache.get(key, deps.now());
-    if (cached !== null) return { result: JSON.parse(cached) as T, cacheHit: true };
-  }
-  const result = await compute();
-  await writeCache(deps, key, result);
-  return { result, cacheHit: false };
-}
-
-/** A serialised result over this many characters is written in steps with a yield between them. */
-const LARGE_ENTRY_CHARS = 1024 * 1024;
-
-/**
- * Writes one cache entry. Serialising and storing a result of several MB each block the
- * event loop for tens of ms (an embedded SQLite write is synchronous): a big entry yields
- * before and after its store write, so other requests are served in between.
- */
-export async function writeCache(deps: { cache: CacheStore; now: () => number }, key: string, value: unknown): Promise<void> {
-  const text = JSON.stringify(value);
-  const large = text.length > LARGE_ENTRY_CHARS;
-  if (large) await setImmediatePromise();
-  await deps.cache.set(key, text, CACHE_TTL_SECONDS * 1000, deps.now());
-  if (large) await setImmediatePromise();
 }
 
 /** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */

@@ -5,7 +5,7 @@ import type { FetchedDocument } from '../fetch/types.js';
 import type { RenderEvent, RenderFallbackReason, Renderer, RenderMode } from '../render/types.js';
 import { ServiceError } from '../errors.js';
 import type { CacheStore } from '../store/types.js';
-import { writeCache } from './read.js';
+import { writeCache } from './cache.js';
 
 /**
  * The `render` option of read, read-and-score, extract and batch, between fetching and

@@ -129,7 +129,7 @@ describe('POST /v1/read end to end', () => {
       const key2 = await other.newAccount('starter');
       const res = await other.call('/v1/read', { key: key2.apiKey, body: { url } });
       expect(res.headers['x-service-cache']).toBe('MISS');
-      const { cacheKey } = await import('../../src/ops/read.js');
+      const { cacheKey } = await import('../../src/ops/cache.js');
       expect(cacheKey('read', 'a', url)).not.toBe(cacheKey('read', 'b', url));
       expect(await svc.stores.cache.get(cacheKey('read', 'test-engine', url), svc.clock.now)).not.toBeNull();
       expect(await svc.stores.cache.get(cacheKey('read', 'other-engine', url), svc.clock.now)).toBeNull();

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import type { ReadResult } from '../../ops/read.js';
-import { CACHE_TTL_SECONDS, readPage } from '../../ops/read.js';
+import { CACHE_TTL_SECONDS } from '../../ops/cache.js';
+import { readPage } from '../../ops/read.js';
 import { routeFragment } from '../../ops/rendering.js';
 import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
