@@ -1,3 +1,5 @@
+import { PAGE_TYPES } from '../convert/html/page-type.js';
+
 /**
  * JSON schemas shared by routes and the OpenAPI document. Response schemas are the
  * allow-list of what leaves the process (STYLE §1).
@@ -50,6 +52,12 @@ export const metadataSchema = {
     published_at: nullableString,
     content_type: nullableString,
     page_count: { type: ['integer', 'null'] },
+    page_type: {
+      type: ['string', 'null'],
+      enum: [...PAGE_TYPES, null],
+      description:
+        'HTML pages: what kind of page it is, decided before extraction (structured data, URL shape, repeated structure). forum: every post with its author line; product: name, price, description, specifications; collection / listing: every item of the grid or list plus the intro; service: every section of the offer; documentation and article: the text.',
+    },
   },
 } as const;
 

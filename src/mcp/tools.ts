@@ -125,7 +125,7 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     {
       title: 'Read a URL as Markdown',
       description:
-        'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. Pages that are JavaScript shells are rendered in a headless browser (render: "auto"); pass render: true for a JavaScript app. 1 credit; cached 1 h.',
+        'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. Pages that are JavaScript shells are rendered in a headless browser (render: "auto"); pass render: true for a JavaScript app. The structured result has metadata (title, description, language, author, published_at…) and, for web pages, metadata.page_type: article, forum (every post with its author line), product, collection or listing (every item), documentation, service or other. 1 credit; cached 1 h.',
       inputSchema: { url, fresh, render },
     },
     (args) =>

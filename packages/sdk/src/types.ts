@@ -32,7 +32,11 @@ export interface Metadata {
   published_at?: string | null;
   content_type?: string | null;
   page_count?: number | null;
+  /** HTML pages: what kind of page it is; the extraction rules follow it (a forum keeps every post, a grid every item). */
+  page_type?: PageType | null;
 }
+
+export type PageType = 'article' | 'forum' | 'product' | 'collection' | 'listing' | 'documentation' | 'service' | 'other';
 
 export interface ReadStats {
   raw_html_size_kb: number;
