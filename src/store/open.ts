@@ -49,6 +49,7 @@ export async function openStores(config: StoreConfig, deps: OpenStoresDeps = {})
   return {
     accounts: sql.accounts,
     ledger: sql.ledger,
+    idempotency: sql.idempotency,
     slots: redis.slots,
     cache: redis.cache,
     async ping() {

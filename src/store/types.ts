@@ -91,6 +91,53 @@ export interface LedgerEntry {
   createdAt: string;
 }
 
+/**
+ * Closes an open charge: the call delivered `keep` credits' worth (the whole charge, or a
+ * batch's delivered items) and the rest is refunded, in one transaction with the charge's
+ * new state. `keep` 0 refunds everything. Closing a closed charge changes nothing.
+ */
+export interface SettleRequest {
+  chargeId: string;
+  keep: number;
+  now: number;
+  /** Stored in the same transaction: the answer an Idempotency-Key replays. */
+  idempotent?: { accountId: string; key: string; response: StoredResponse };
+}
+
+export interface SettleResult {
+  /** False when the charge was already closed (or unknown): nothing changed. */
+  applied: boolean;
+  /** Credits given back by this close. */
+  refunded: number;
+  source: CreditSource | null;
+  planUsed: number;
+  boughtBalance: number;
+}
+
+/** A charge the ledger still holds open: its call neither delivered nor was refunded yet. */
+export interface OpenCharge {
+  chargeId: string;
+  accountId: string;
+  amount: number;
+  /** Credits already refunded from it (a batch's failed items). */
+  refunded: number;
+  operation: string;
+  createdAt: string;
+}
+
+/** `pith ledger verify`: counters recomputed from the ledger, and what does not match. */
+export interface LedgerReport {
+  accounts: number;
+  differences: Array<{
+    accountId: string;
+    /** `plan_used:2026-11` or `bought_balance`. */
+    counter: string;
+    stored: number;
+    fromLedger: number;
+  }>;
+  openCharges: OpenCharge[];
+}
+
 export interface LedgerStore {
   /**
    * One transaction: plan credits of `period` when they cover the whole amount, else bought
@@ -102,6 +149,55 @@ export interface LedgerStore {
   addBoughtCredits(input: { accountId: string; amount: number; reason: string; entryId: string; now: number }): Promise<number>;
   getUsage(accountId: string, period: string): Promise<{ planUsed: number; boughtBalance: number }>;
   listEntries(accountId: string): Promise<LedgerEntry[]>;
+  /** See SettleRequest. */
+  settle(req: SettleRequest): Promise<SettleResult>;
+  /**
+   * Refunds in full every charge still open that was taken before `openedBefore` (ms), at
+   * most `limit` of them, oldest first. One sweep at a time across instances: a sweep that
+   * finds another one running returns at once. Returns the charges it closed.
+   */
+  sweepOpenCharges(input: { openedBefore: number; now: number; limit: number }): Promise<OpenCharge[]>;
+  /** Recomputes every account's counters from the ledger rows and lists the open charges. */
+  verify(): Promise<LedgerReport>;
+}
+
+/** An answer kept for an Idempotency-Key. */
+export interface StoredResponse {
+  status: number;
+  /** The headers to replay (content type, billing headers), lower-case names. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type IdempotencyClaim =
+  /** The key is new (or its earlier claim went stale): this call runs it. */
+  | { state: 'claimed' }
+  /** Another call with the key is running. */
+  | { state: 'in_progress'; sinceMs: number }
+  /** The key finished: replay its answer. */
+  | { state: 'done'; response: StoredResponse }
+  /** The key was used with another request. */
+  | { state: 'mismatch' };
+
+/** Idempotency keys, per account, in the ledger's database (shared by every instance). */
+export interface IdempotencyStore {
+  /**
+   * Claims `key` for a request whose fingerprint is `fingerprint`. A key older than
+   * `expiresAfterMs` is forgotten; an unfinished claim older than `staleAfterMs` (its
+   * instance died) may be claimed again.
+   */
+  claim(input: {
+    accountId: string;
+    key: string;
+    fingerprint: string;
+    now: number;
+    expiresAfterMs: number;
+    staleAfterMs: number;
+  }): Promise<IdempotencyClaim>;
+  /** Stores the answer of a claimed key (when it was not stored with its charge's settle). */
+  complete(input: { accountId: string; key: string; response: StoredResponse; now: number }): Promise<void>;
+  /** Forgets keys created before `before` (ms). Returns how many. */
+  purgeExpired(before: number): Promise<number>;
 }
 
 export interface SlotAcquireResult {
@@ -132,6 +228,7 @@ export interface CacheStore {
 export interface Stores {
   accounts: AccountStore;
   ledger: LedgerStore;
+  idempotency: IdempotencyStore;
   slots: SlotStore;
   cache: CacheStore;
   /** Throws when a backing store cannot be reached (readiness). */

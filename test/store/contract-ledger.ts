@@ -333,4 +333,84 @@ export function ledgerContract(ctx: ContractContext): void {
       expect(usage.boughtBalance).toBeGreaterThanOrEqual(0);
     });
   });
+
+  describe('ledger: open charges, settle, sweep, verify', () => {
+    it('a charge is open until settled; settle keeps what was delivered and refunds the rest, once', async () => {
+      const acc = await ctx.newAccount();
+      const req = chargeReq(acc, { amount: 5 });
+      await ledger().charge(req);
+      // two failed items refunded along the way
+      await ledger().refund({ refundId: `${req.chargeId}:item:1`, chargeId: req.chargeId, amount: 1, now: T0 });
+      await ledger().refund({ refundId: `${req.chargeId}:item:2`, chargeId: req.chargeId, amount: 1, now: T0 });
+      // two items delivered: one more credit goes back at the close
+      expect(await ledger().settle({ chargeId: req.chargeId, keep: 2, now: T0 + 1 })).toEqual({
+        applied: true,
+        refunded: 1,
+        source: 'plan',
+        planUsed: 2,
+        boughtBalance: 0,
+      });
+      // closed is final: a second settle, a late refund change nothing
+      expect((await ledger().settle({ chargeId: req.chargeId, keep: 0, now: T0 + 2 })).applied).toBe(false);
+      expect((await ledger().refund({ refundId: `${req.chargeId}:late`, chargeId: req.chargeId, amount: 5, now: T0 + 2 })).applied).toBe(
+        false,
+      );
+      expect(await ledger().getUsage(acc, NOV)).toEqual({ planUsed: 2, boughtBalance: 0 });
+      const report = await ledger().verify();
+      expect(report.openCharges.map((c) => c.chargeId)).not.toContain(req.chargeId);
+    });
+
+    it('settle with keep 0 refunds a bought-credit charge in full; unknown charges are not applied', async () => {
+      const acc = await ctx.newAccount();
+      await ledger().addBoughtCredits({ accountId: acc, amount: 10, reason: 'pack:S', entryId: uid('pur'), now: T0 });
+      const req = chargeReq(acc, { amount: 3, planLimit: 0 });
+      expect((await ledger().charge(req)).ok).toBe(true);
+      expect(await ledger().settle({ chargeId: req.chargeId, keep: 0, now: T0 })).toMatchObject({
+        applied: true,
+        refunded: 3,
+        source: 'credit',
+        boughtBalance: 10,
+      });
+      expect((await ledger().settle({ chargeId: uid('chg'), keep: 1, now: T0 })).applied).toBe(false);
+    });
+
+    it('sweeps only charges left open before the threshold, refunding them in full; verify lists what is open', async () => {
+      const acc = await ctx.newAccount();
+      const old = chargeReq(acc, { amount: 2, now: T0 });
+      const recent = chargeReq(acc, { amount: 1, now: T0 + 60_000 });
+      const settled = chargeReq(acc, { amount: 1, now: T0 });
+      for (const r of [old, recent, settled]) await ledger().charge(r);
+      await ledger().settle({ chargeId: settled.chargeId, keep: 1, now: T0 + 1 });
+      const before = (await ledger().verify()).openCharges.map((c) => c.chargeId);
+      expect(before).toEqual(expect.arrayContaining([old.chargeId, recent.chargeId]));
+      expect(before).not.toContain(settled.chargeId);
+
+      const swept = await ledger().sweepOpenCharges({ openedBefore: T0 + 30_000, now: T0 + 600_000, limit: 1000 });
+      expect(swept.map((c) => c.chargeId)).toContain(old.chargeId);
+      expect(swept.map((c) => c.chargeId)).not.toContain(recent.chargeId);
+      expect(swept.find((c) => c.chargeId === old.chargeId)).toMatchObject({ accountId: acc, amount: 2, refunded: 0, operation: 'read' });
+      expect(await ledger().getUsage(acc, NOV)).toEqual({ planUsed: 2, boughtBalance: 0 });
+      const after = await ledger().verify();
+      expect(after.openCharges.map((c) => c.chargeId)).toContain(recent.chargeId);
+      expect(after.openCharges.map((c) => c.chargeId)).not.toContain(old.chargeId);
+      expect(after.differences.filter((d) => d.accountId === acc)).toEqual([]);
+    });
+
+    it('parallel settles and sweeps of one charge close it exactly once', async () => {
+      const acc = await ctx.newAccount();
+      const req = chargeReq(acc, { amount: 4, now: T0 });
+      await ledger().charge(req);
+      const results = await Promise.all([
+        ...Array.from({ length: 5 }, () => ledger().settle({ chargeId: req.chargeId, keep: 4, now: T0 + 1 })),
+        ...Array.from({ length: 5 }, () => ledger().sweepOpenCharges({ openedBefore: T0 + 1, now: T0 + 2, limit: 10 })),
+      ]);
+      const settles = results.slice(0, 5) as Array<{ applied: boolean }>;
+      const sweeps = results.slice(5) as Array<Array<{ chargeId: string }>>;
+      const closes = settles.filter((r) => r.applied).length + sweeps.filter((r) => r.some((c) => c.chargeId === req.chargeId)).length;
+      expect(closes).toBe(1);
+      const usage = await ledger().getUsage(acc, NOV);
+      expect([0, 4]).toContain(usage.planUsed); // swept (refunded) or settled, never both or half
+      expect((await ledger().verify()).differences.filter((d) => d.accountId === acc)).toEqual([]);
+    });
+  });
 }

@@ -43,6 +43,7 @@ export function storeContract(name: string, open: OpenStores, close: CloseStores
     accountsContract(ctx);
     ledgerContract(ctx);
     slotsContract(ctx);
+    idempotencyContract(ctx);
     cacheContract(ctx);
     lifecycleContract(open, close);
   });
@@ -120,6 +121,71 @@ function accountsContract(ctx: ContractContext): void {
       const revoked = (await accounts.listKeys(id)).find((k) => k.id === keyId);
       // Decision: revokedAt is the first revocation's `now`; a second revoke changes nothing.
       expect(revoked?.revokedAt).toBe(iso(T0 + 2));
+    });
+  });
+}
+
+function idempotencyContract(ctx: ContractContext): void {
+  const DAY = 24 * 3600_000;
+  const claim = (accountId: string, key: string, fingerprint: string, now: number) =>
+    ctx.stores().idempotency.claim({ accountId, key, fingerprint, now, expiresAfterMs: DAY, staleAfterMs: 600_000 });
+  const response = { status: 200, headers: { 'content-type': 'application/json', 'x-service-billed': 'plan' }, body: '{"ok":1}' };
+
+  describe('idempotency keys', () => {
+    it('claims a new key once; the same key is in progress, then replays its stored answer', async () => {
+      const acc = await ctx.newAccount();
+      const key = uid('key');
+      expect(await claim(acc, key, 'fp1', T0)).toEqual({ state: 'claimed' });
+      expect(await claim(acc, key, 'fp1', T0 + 1)).toEqual({ state: 'in_progress', sinceMs: T0 });
+      await ctx.stores().idempotency.complete({ accountId: acc, key, response, now: T0 + 2 });
+      expect(await claim(acc, key, 'fp1', T0 + 3)).toEqual({ state: 'done', response });
+      // another request under the same key
+      expect(await claim(acc, key, 'fp2', T0 + 4)).toEqual({ state: 'mismatch' });
+      // keys are per account
+      expect(await claim(await ctx.newAccount(), key, 'fp2', T0 + 4)).toEqual({ state: 'claimed' });
+    });
+
+    it('forgets a key after 24 h; a claim whose instance died may be taken over after the stale time', async () => {
+      const acc = await ctx.newAccount();
+      const done = uid('key');
+      await claim(acc, done, 'fp', T0);
+      await ctx.stores().idempotency.complete({ accountId: acc, key: done, response, now: T0 });
+      expect((await claim(acc, done, 'fp', T0 + DAY - 1)).state).toBe('done');
+      expect(await claim(acc, done, 'other', T0 + DAY)).toEqual({ state: 'claimed' });
+      const stuck = uid('key');
+      await claim(acc, stuck, 'fp', T0);
+      expect((await claim(acc, stuck, 'fp', T0 + 599_999)).state).toBe('in_progress');
+      expect(await claim(acc, stuck, 'fp', T0 + 600_000)).toEqual({ state: 'claimed' });
+      expect(await ctx.stores().idempotency.purgeExpired(T0 + 1)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('parallel claims of one key: exactly one wins', async () => {
+      const acc = await ctx.newAccount();
+      const key = uid('key');
+      const results = await Promise.all(Array.from({ length: 20 }, () => claim(acc, key, 'fp', T0)));
+      expect(results.filter((r) => r.state === 'claimed')).toHaveLength(1);
+      expect(results.filter((r) => r.state === 'in_progress')).toHaveLength(19);
+    });
+
+    it("a settle stores the key's answer in the same transaction", async () => {
+      const acc = await ctx.newAccount();
+      const key = uid('key');
+      await claim(acc, key, 'fp', T0);
+      const chargeId = uid('chg');
+      await ctx
+        .stores()
+        .ledger.charge({
+          chargeId,
+          accountId: acc,
+          period: '2026-11',
+          amount: 1,
+          planLimit: 10,
+          allowBought: false,
+          operation: 'read',
+          now: T0,
+        });
+      await ctx.stores().ledger.settle({ chargeId, keep: 1, now: T0, idempotent: { accountId: acc, key, response } });
+      expect(await claim(acc, key, 'fp', T0 + 5)).toEqual({ state: 'done', response });
     });
   });
 }

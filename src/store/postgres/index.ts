@@ -3,6 +3,7 @@ import type { Stores } from '../types.js';
 import { postgresAccounts } from './accounts.js';
 import { postgresCache } from './cache.js';
 import { guard, unavailable } from './db.js';
+import { postgresIdempotency } from './idempotency.js';
 import { postgresLedger } from './ledger.js';
 import { migratePostgres, quoteIdent } from './migrations.js';
 import { postgresSlots } from './slots.js';
@@ -53,7 +54,8 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
   let closed = false;
   return {
     accounts: postgresAccounts(pool, s),
-    ledger: postgresLedger(pool, s),
+    ledger: postgresLedger(pool, s, schema),
+    idempotency: postgresIdempotency(pool, s),
     slots: postgresSlots(pool, s, schema),
     cache: postgresCache(pool, s),
     ping: () =>

@@ -1,9 +1,21 @@
 import type { PoolClient } from 'pg';
-import type { ChargeRequest, ChargeResult, CreditSource, LedgerStore, RefundRequest, RefundResult } from '../types.js';
+import type { CounterSums, OpenChargeRow } from '../ledger-check.js';
+import { closingRefundId, compareCounters, toOpenCharge } from '../ledger-check.js';
 import type { LedgerRow } from '../rows.js';
 import { iso, toLedgerEntry } from '../rows.js';
+import type {
+  ChargeRequest,
+  ChargeResult,
+  CreditSource,
+  LedgerStore,
+  RefundRequest,
+  RefundResult,
+  SettleRequest,
+  SettleResult,
+} from '../types.js';
 import type { PgPool } from './db.js';
 import { guard, num, queryRows, transaction } from './db.js';
+import { storeResponseSql } from './idempotency.js';
 
 interface FnRow {
   o_source: CreditSource | null;
@@ -24,7 +36,7 @@ interface Usage {
  * order is month_usage → accounts (charge) and ledger(charge row) → one counter (refund),
  * so the two never deadlock.
  */
-export function postgresLedger(pool: PgPool, s: string): LedgerStore {
+export function postgresLedger(pool: PgPool, s: string, schema: string): LedgerStore {
   const usage = async (db: PgPool | PoolClient, accountId: string, period: string): Promise<Usage> => {
     const [row] = await queryRows<{ plan_used: string | null; bought_balance: string | null }>(
       db,
@@ -79,9 +91,71 @@ export function postgresLedger(pool: PgPool, s: string): LedgerStore {
       return { applied: row.o_applied, source: row.o_source, planUsed: num(row.o_plan_used), boughtBalance: num(row.o_bought_balance) };
     });
 
+  type SettleRow = FnRow & { o_applied: boolean; o_refunded: string };
+  const settleSql = `SELECT * FROM ${s}.pith_settle($1, $2, $3, $4)`;
+  const toSettle = (row: SettleRow | undefined): SettleResult => {
+    if (!row) throw new Error('pith_settle returned no row');
+    return {
+      applied: row.o_applied,
+      refunded: num(row.o_refunded),
+      source: row.o_source,
+      planUsed: num(row.o_plan_used),
+      boughtBalance: num(row.o_bought_balance),
+    };
+  };
+  const settle = (req: SettleRequest): Promise<SettleResult> => {
+    const params = [req.chargeId, req.keep, closingRefundId(req.chargeId), iso(req.now)];
+    const idem = req.idempotent;
+    if (!idem) return guard(async () => toSettle((await queryRows<SettleRow>(pool, settleSql, params, 'pith_settle'))[0]));
+    // the answer an Idempotency-Key replays commits with the settle, or neither does
+    return transaction(pool, async (c) => {
+      const result = toSettle((await queryRows<SettleRow>(c, settleSql, params))[0]);
+      const r = idem.response;
+      await c.query(storeResponseSql(s), [idem.accountId, idem.key, r.status, JSON.stringify(r.headers), r.body]);
+      return { commit: true, value: result };
+    });
+  };
+
+  const openChargesSql = `SELECT l.id, l.account_id, l.amount, l.operation, l.created_at,
+            COALESCE((SELECT SUM(r.amount) FROM ${s}.ledger r WHERE r.charge_id = l.id AND r.kind = 'refund'), 0) AS refunded
+       FROM ${s}.ledger l WHERE l.state = 'open' AND l.created_at < $1 ORDER BY l.created_at LIMIT $2`;
+
   return {
     charge,
     refund,
+    settle,
+    // One sweep at a time across instances: the advisory lock is tried, never waited for.
+    sweepOpenCharges: (input) =>
+      transaction(pool, async (c) => {
+        const [lock] = await queryRows<{ ok: boolean }>(c, 'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`pith:sweep:${schema}`]);
+        if (!lock?.ok) return { commit: false, value: [] };
+        const open = (await queryRows<OpenChargeRow>(c, `${openChargesSql} FOR UPDATE OF l SKIP LOCKED`, [iso(input.openedBefore), input.limit])).map(
+          toOpenCharge,
+        );
+        for (const charge of open) await c.query(settleSql, [charge.chargeId, 0, closingRefundId(charge.chargeId), iso(input.now)]);
+        return { commit: true, value: open };
+      }),
+    verify: () =>
+      transaction(pool, async (c) => {
+        // one snapshot for every query below
+        await c.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const sums: CounterSums = {
+          planFromLedger: await queryRows(
+            c,
+            `SELECT account_id, period, SUM(CASE kind WHEN 'charge' THEN amount ELSE -amount END) AS total
+               FROM ${s}.ledger WHERE source = 'plan' AND kind IN ('charge', 'refund') GROUP BY account_id, period`,
+          ),
+          planStored: await queryRows(c, `SELECT account_id, period, plan_used FROM ${s}.month_usage`),
+          boughtFromLedger: await queryRows(
+            c,
+            `SELECT account_id, SUM(CASE kind WHEN 'charge' THEN -amount ELSE amount END) AS total
+               FROM ${s}.ledger WHERE source = 'credit' GROUP BY account_id`,
+          ),
+          boughtStored: await queryRows(c, `SELECT id, bought_balance FROM ${s}.accounts`),
+        };
+        const open = (await queryRows<OpenChargeRow>(c, openChargesSql, ['9999', Number.MAX_SAFE_INTEGER])).map(toOpenCharge);
+        return { commit: false, value: compareCounters(sums, open) };
+      }),
     addBoughtCredits: (input) =>
       transaction(pool, async (c) => {
         await c.query(`UPDATE ${s}.accounts SET bought_balance = bought_balance + $2 WHERE id = $1`, [input.accountId, input.amount]);

@@ -6,6 +6,7 @@ import { sqliteAccounts } from './accounts.js';
 import { sqliteCache } from './cache.js';
 import { guard, toStoreError } from './db.js';
 import { GroupCommit } from './group-commit.js';
+import { sqliteIdempotency } from './idempotency.js';
 import { sqliteLedger } from './ledger.js';
 import { migrate } from './migrations.js';
 import { sqliteSlots } from './slots.js';
@@ -21,14 +22,18 @@ export function openSqliteStores(dataDir: string): Stores {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'pith.sqlite'));
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  // FULL: an acknowledged charge, refund or purchase survives a power loss, not only a
+  // crash (WAL + NORMAL may roll back the last commits); group commit amortises the fsync
+  db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   migrate(db);
   const writes = new GroupCommit(db, toStoreError);
+  const idempotency = sqliteIdempotency(db, writes);
   return {
     accounts: sqliteAccounts(db),
-    ledger: sqliteLedger(db, writes),
+    ledger: sqliteLedger(db, writes, idempotency),
+    idempotency,
     slots: sqliteSlots(db, writes),
     cache: sqliteCache(db),
     async ping() {

@@ -55,6 +55,29 @@ export const SQLITE_MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> 
       CREATE INDEX cache_expiry ON cache(expires_at);
     `,
   },
+  {
+    // Charges are open until their call delivers (settled) or fails (refunded); a sweeper
+    // refunds the ones a dead process left open. Idempotency keys live beside the ledger so
+    // a settle and the answer it replays commit together.
+    version: 2,
+    sql: `
+      ALTER TABLE ledger ADD COLUMN state TEXT;
+      UPDATE ledger SET state = 'settled' WHERE kind = 'charge';
+      CREATE INDEX ledger_open ON ledger(created_at) WHERE state = 'open';
+      CREATE TABLE idempotency_keys (
+        account_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        claimed_at INTEGER NOT NULL,
+        status INTEGER,
+        headers TEXT,
+        body TEXT,
+        PRIMARY KEY (account_id, key)
+      );
+      CREATE INDEX idempotency_created ON idempotency_keys(created_at);
+    `,
+  },
 ];
 
 export function migrate(db: Database.Database): void {
