@@ -16,6 +16,7 @@ import { registerErrorHandling, sendError } from './http/error-handler.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { registerApiKeyAuth } from './http/plugins/auth.js';
 import { registerBillingHeaders } from './http/plugins/billing-headers.js';
+import { registerIdempotency } from './http/plugins/idempotency.js';
 import { RouteTable } from './http/route-table.js';
 import { registerDocsRoutes } from './http/routes/docs.js';
 import { registerMcpRoute } from './http/routes/mcp.js';
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   );
   app.decorateRequest('account', null);
   app.decorateRequest('billing', null);
+  app.decorateRequest('idempotencyKey', null);
   app.addHook('onRoute', (route) => routes.add(route.url, route.method));
 
   let closing = false;
@@ -152,7 +154,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     if (closing) sendError(request, reply, new ServiceError('SERVICE_UNAVAILABLE', 'the server is shutting down'));
     else done();
   });
-  registerBillingHeaders(app);
+  registerBillingHeaders(app, ctx.billing);
   registerErrorHandling(app, (path) => routes.allowedMethods(path));
   registerMetrics(app, metrics, config.metricsToken);
 
@@ -167,6 +169,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   await app.register(
     async (v1) => {
       registerApiKeyAuth(v1, deps.stores);
+      registerIdempotency(v1, deps.stores, deps.now);
       registerReadRoute(v1, ctx);
       registerBatchRoute(v1, ctx);
       registerScoreRoute(v1, ctx);

@@ -23,6 +23,8 @@ export interface Config {
   batchParallelism: number;
   /** BODY_MEMORY_MB: fetched bodies held in memory at once, over all calls; more are refused with 503. */
   bodyMemoryBytes: number;
+  /** OPEN_CHARGE_TIMEOUT_S: a charge still open this long after it was taken is refunded by the sweeper. */
+  openChargeTimeoutMs: number;
   /** JavaScript rendering (`render` option); null when RENDER=off. */
   render: RenderConfig | null;
 }
@@ -121,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: emptyToNull(env.REDIS_URL),
     batchParallelism: parsePositiveInt('BATCH_PARALLELISM', env.BATCH_PARALLELISM, 8),
     bodyMemoryBytes: parsePositiveInt('BODY_MEMORY_MB', env.BODY_MEMORY_MB, DEFAULT_BODY_MEMORY_MB) * 1024 * 1024,
+    openChargeTimeoutMs: parsePositiveInt('OPEN_CHARGE_TIMEOUT_S', env.OPEN_CHARGE_TIMEOUT_S, 900) * 1000,
     render: loadRenderConfig(env),
   };
 }

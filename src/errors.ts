@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   URL_NOT_FOUND: { status: 404, message: 'the target was not found' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   PLAN_NOT_ELIGIBLE: { status: 409, message: 'the account plan is not eligible for this' },
+  IDEMPOTENCY_CONFLICT: { status: 409, message: 'the Idempotency-Key is in use by another request' },
   TOO_LARGE: { status: 413, message: 'content is over 10 MB' },
   UNSUPPORTED_TYPE: { status: 415, message: 'content type not supported' },
   IMAGE_PDF: { status: 422, message: 'the PDF has no embedded text layer' },

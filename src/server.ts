@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { startSweeper } from './billing/sweeper.js';
 import type { Config } from './config.js';
 import { PdfWorkerPool } from './convert/workers/pdf-worker.js';
 import { WorkerPool } from './convert/workers/pool.js';
@@ -65,6 +66,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       'ALLOW_PRIVATE_TARGETS is set: the SSRF guard lets these private targets through. Never set this in production.',
     );
   }
+  // Refunds charges a killed instance or a failed refund left open (one sweep at a time across instances).
+  const sweeper = startSweeper({ stores, now, logger: app.log, openChargeTimeoutMs: config.openChargeTimeoutMs });
   const url = await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { stores: storeBackends(config), engineVersion: config.engineVersion, render: config.render ?? 'off' },
@@ -79,6 +82,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await app.close(); // stops accepting; waits for requests in flight (their finally blocks release slots)
       } finally {
         clearTimeout(timer);
+        await sweeper.stop();
         await renderer?.close();
         await fetcher.close();
         await pdfPool.close();

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.js';
-import type { Account, CreditSource, RefundResult, Stores } from '../store/types.js';
+import type { Account, CreditSource, RefundResult, StoredResponse, Stores } from '../store/types.js';
 import { nextPeriodStart, utcPeriod } from './period.js';
 import { PLANS } from './plans.js';
 
@@ -45,6 +45,20 @@ export interface BillingState {
   creditsRemaining: number | null;
   /** Headroom for more in-flight requests; null before a slot was tried. */
   concurrentRemaining: number | null;
+  /** The call's charge while it is open: closed (settled) when the answer goes out, or refunded. */
+  pending: PendingCharge | null;
+  /** A refund is owed but the store could not take it yet; the sweeper will. */
+  refundPending: boolean;
+}
+
+/** An open charge as the request that took it tracks it. */
+export interface PendingCharge {
+  chargeId: string;
+  account: Account;
+  operation: string;
+  cost: number;
+  /** Credits the call keeps at its settle: the cost, less what it gave back on the way (failed batch items). */
+  keep: number;
 }
 
 export function initialBillingState(nowMs: number): BillingState {
@@ -54,13 +68,18 @@ export function initialBillingState(nowMs: number): BillingState {
     billed: null,
     creditsRemaining: null,
     concurrentRemaining: null,
+    pending: null,
+    refundPending: false,
   };
 }
 
 export interface ChargeHandle {
   chargeId: string | null;
   source: CreditSource | null;
-  /** Returns `amount` of this call's charge (e.g. a failed batch item); idempotent per `key`. */
+  /**
+   * Returns `amount` of this call's charge now (a failed batch item); idempotent per `key`.
+   * The call then keeps that much less at its settle, which squares it if this refund failed.
+   */
   refund(amount: number, key: string): Promise<void>;
 }
 
@@ -78,8 +97,11 @@ function planRemaining(account: Account, planUsed: number): number | null {
 }
 
 /**
- * The billing order of DESIGN §4 around one unit of work: acquire a slot → charge →
- * run → on failure refund (exactly once) → release the slot (always).
+ * The billing order of DESIGN §4 around one unit of work: acquire a slot → charge → run →
+ * on failure refund (exactly once) → release the slot (always). On success the charge is
+ * left open in `state.pending`: the HTTP layer settles it when the answer goes out
+ * (settleCall), so a call only counts as delivered once its answer is ready to send. A
+ * charge nobody closes (a killed process) is refunded by the sweeper (./sweeper.ts).
  */
 export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions, work: (charge: ChargeHandle) => Promise<T>): Promise<T> {
   const { stores } = deps;
@@ -111,12 +133,7 @@ export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions,
     try {
       return await work(handle);
     } catch (err) {
-      await handle.refund(Number.MAX_SAFE_INTEGER, 'failure');
-      if (handle.source !== null) {
-        state.billed = null;
-        state.creditsRemaining = null;
-      }
-      throw err;
+      throw (await refundCall(deps, state)) ? err : withRefundPending(err);
     }
   } finally {
     renewal.stop();
@@ -198,11 +215,14 @@ async function charge(deps: BillingDeps, opts: BilledCallOptions): Promise<Charg
   state.billed = result.source;
   state.creditsRemaining = result.source === 'credit' ? result.boughtBalance : null;
   if (result.source !== null) deps.onEvent?.({ type: 'charged', operation: opts.operation, amount: cost, source: result.source });
+  const pending: PendingCharge = { chargeId, account, operation: opts.operation, cost, keep: cost };
+  state.pending = pending;
   let refundedSoFar = 0;
   const handle: ChargeHandle = {
     chargeId,
     source: result.source,
     async refund(amount, key) {
+      pending.keep = Math.max(0, pending.keep - amount);
       const refunded = await refundWithRetry(deps, { refundId: `${chargeId}:${key}`, chargeId, amount, now: deps.now() });
       if (refunded?.applied && refunded.source !== null) {
         const back = Math.min(amount, cost - refundedSoFar);
@@ -216,6 +236,77 @@ async function charge(deps: BillingDeps, opts: BilledCallOptions): Promise<Charg
     },
   };
   return handle;
+}
+
+/** How often a close (settle or refund) is tried at once before the sweeper is left to it. */
+const CLOSE_ATTEMPTS = 3;
+
+/**
+ * Closes the call's open charge as delivered: it keeps `pending.keep` credits (the whole
+ * cost, or a batch's delivered items) and gives back the rest, in one store transaction
+ * that also stores the answer an Idempotency-Key replays. Throws when the store cannot take
+ * it: the call must then not be delivered (the caller refunds and answers 503).
+ */
+export async function settleCall(
+  deps: BillingDeps,
+  state: BillingState,
+  idempotent?: { key: string; response: StoredResponse },
+): Promise<void> {
+  const pending = state.pending;
+  if (pending === null) return;
+  const result = await deps.stores.ledger.settle({
+    chargeId: pending.chargeId,
+    keep: pending.keep,
+    now: deps.now(),
+    ...(idempotent ? { idempotent: { accountId: pending.account.id, key: idempotent.key, response: idempotent.response } } : {}),
+  });
+  state.pending = null;
+  if (result.applied && result.refunded > 0 && result.source !== null) {
+    deps.onEvent?.({ type: 'refunded', operation: pending.operation, amount: result.refunded, source: result.source });
+  }
+  if (result.source !== null) {
+    state.planRemaining = planRemaining(pending.account, result.planUsed);
+    if (state.billed === 'credit') state.creditsRemaining = result.boughtBalance;
+  }
+}
+
+/**
+ * Refunds the call's open charge in full (it failed, or its answer cannot be delivered).
+ * Tried a few times at once; if the store still refuses, the charge stays open and the
+ * sweeper refunds it later: returns false and marks `state.refundPending`.
+ */
+export async function refundCall(deps: BillingDeps, state: BillingState): Promise<boolean> {
+  const pending = state.pending;
+  if (pending === null) return true;
+  let lastError: unknown;
+  for (let attempt = 0; attempt < CLOSE_ATTEMPTS; attempt++) {
+    try {
+      const result = await deps.stores.ledger.settle({ chargeId: pending.chargeId, keep: 0, now: deps.now() });
+      state.pending = null;
+      if (result.applied && result.refunded > 0 && result.source !== null) {
+        deps.onEvent?.({ type: 'refunded', operation: pending.operation, amount: result.refunded, source: result.source });
+      }
+      if (result.source !== null) state.planRemaining = planRemaining(pending.account, result.planUsed);
+      state.billed = null;
+      state.creditsRemaining = null;
+      return true;
+    } catch (err) {
+      lastError = err;
+    }
+  }
+  deps.logger?.error({ err: lastError, chargeId: pending.chargeId }, 'refund failed; the sweeper will refund the open charge');
+  state.pending = null;
+  state.refundPending = true;
+  return false;
+}
+
+/** How long a charge may stay open before the sweeper refunds it (see ./sweeper.ts). */
+export const REFUND_PENDING_NOTE = 'a credit was taken and could not be returned yet; it will be refunded automatically within 15 minutes';
+
+/** The same error, telling the client that its refund is pending (it is never silently lost). */
+export function withRefundPending(err: unknown): unknown {
+  if (!(err instanceof ServiceError)) return err;
+  return new ServiceError(err.code, `${err.message} (${REFUND_PENDING_NOTE})`, { ...err.fields, refund_pending: true }, { cause: err });
 }
 
 /** A refund must not be lost to a passing store hiccup: try a few times, then log loudly. */

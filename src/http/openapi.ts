@@ -101,8 +101,31 @@ const bearer = [{ apiKey: [] }];
 const admin = [{ adminToken: [] }];
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 
+/** The `Idempotency-Key` header of the billable POSTs (src/http/plugins/idempotency.ts). */
+const IDEMPOTENCY_KEY_PARAM = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  description:
+    "Makes a retry safe: the same key with the same request within 24 h answers the first call's result (header `Idempotent-Replayed: true`) and charges once. The same key with another request, or while the first still runs, is 409 IDEMPOTENCY_CONFLICT. Answers 402, 429 and 503 are not kept, so their retry runs anew.",
+};
+const IDEMPOTENT_PATHS = ['/v1/read', '/v1/read-and-score', '/v1/extract', '/v1/map', '/v1/batch'];
+
+/** Adds the Idempotency-Key header and its 409 to every billable POST of the document. */
+function withIdempotencyKey(doc: Json): Json {
+  const paths = doc.paths as Record<string, { post: { parameters?: unknown[]; responses: Record<string, unknown> } }>;
+  for (const path of IDEMPOTENT_PATHS) {
+    const op = paths[path]?.post;
+    if (!op) continue;
+    op.parameters = [...(op.parameters ?? []), IDEMPOTENCY_KEY_PARAM];
+    Object.assign(op.responses, errorResponses(['IDEMPOTENCY_CONFLICT']));
+  }
+  return doc;
+}
+
 export function buildOpenApiDocument(opts: { version: string }): Json {
-  return {
+  return withIdempotencyKey({
     openapi: '3.1.0',
     info: {
       title: 'pith read service',
@@ -421,5 +444,5 @@ export function buildOpenApiDocument(opts: { version: string }): Json {
         },
       },
     },
-  };
+  });
 }

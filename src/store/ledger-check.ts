@@ -1,4 +1,4 @@
-import type { LedgerReport, OpenCharge, StoredResponse } from './types.js';
+import type { CreditSource, LedgerReport, OpenCharge, StoredResponse } from './types.js';
 
 /**
  * The counter check of `pith ledger verify`, shared by the SQL backends: each backend reads
@@ -28,14 +28,16 @@ export function compareCounters(sums: CounterSums, openCharges: OpenCharge[]): L
   for (const r of sums.planStored) at(r.account_id, r.period).stored = Number(r.plan_used);
   for (const e of plan.values()) {
     accounts.add(e.accountId);
-    if (e.stored !== e.fromLedger) differences.push({ accountId: e.accountId, counter: `plan_used:${e.period}`, stored: e.stored, fromLedger: e.fromLedger });
+    if (e.stored !== e.fromLedger)
+      differences.push({ accountId: e.accountId, counter: `plan_used:${e.period}`, stored: e.stored, fromLedger: e.fromLedger });
   }
   const bought = new Map<string, number>(sums.boughtFromLedger.map((r) => [r.account_id, Number(r.total)]));
   for (const r of sums.boughtStored) {
     accounts.add(r.id);
     const fromLedger = bought.get(r.id) ?? 0;
     bought.delete(r.id);
-    if (Number(r.bought_balance) !== fromLedger) differences.push({ accountId: r.id, counter: 'bought_balance', stored: Number(r.bought_balance), fromLedger });
+    if (Number(r.bought_balance) !== fromLedger)
+      differences.push({ accountId: r.id, counter: 'bought_balance', stored: Number(r.bought_balance), fromLedger });
   }
   // ledger rows of an account the accounts table does not know
   for (const [accountId, fromLedger] of bought) {
@@ -51,6 +53,7 @@ export interface OpenChargeRow {
   account_id: string;
   amount: number | string;
   refunded: number | string;
+  source: string;
   operation: string;
   created_at: string;
 }
@@ -60,6 +63,7 @@ export const toOpenCharge = (r: OpenChargeRow): OpenCharge => ({
   accountId: r.account_id,
   amount: Number(r.amount),
   refunded: Number(r.refunded),
+  source: r.source as CreditSource,
   operation: r.operation,
   createdAt: r.created_at,
 });
@@ -78,4 +82,6 @@ export interface IdempotencyRow {
 }
 
 export const storedResponseOf = (row: IdempotencyRow): StoredResponse | null =>
-  row.status === null ? null : { status: Number(row.status), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' };
+  row.status === null
+    ? null
+    : { status: Number(row.status), headers: JSON.parse(row.headers ?? '{}') as Record<string, string>, body: row.body ?? '' };

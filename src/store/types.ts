@@ -121,6 +121,7 @@ export interface OpenCharge {
   amount: number;
   /** Credits already refunded from it (a batch's failed items). */
   refunded: number;
+  source: CreditSource;
   operation: string;
   createdAt: string;
 }
@@ -196,6 +197,8 @@ export interface IdempotencyStore {
   }): Promise<IdempotencyClaim>;
   /** Stores the answer of a claimed key (when it was not stored with its charge's settle). */
   complete(input: { accountId: string; key: string; response: StoredResponse; now: number }): Promise<void>;
+  /** Forgets a claimed key whose call never ran or failed for a passing reason: a retry runs anew. */
+  release(input: { accountId: string; key: string }): Promise<void>;
   /** Forgets keys created before `before` (ms). Returns how many. */
   purgeExpired(before: number): Promise<number>;
 }

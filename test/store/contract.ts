@@ -159,6 +159,17 @@ function idempotencyContract(ctx: ContractContext): void {
       expect(await ctx.stores().idempotency.purgeExpired(T0 + 1)).toBeGreaterThanOrEqual(1);
     });
 
+    it('a released claim is forgotten; a finished key is never released', async () => {
+      const acc = await ctx.newAccount();
+      const key = uid('key');
+      await claim(acc, key, 'fp', T0);
+      await ctx.stores().idempotency.release({ accountId: acc, key });
+      expect(await claim(acc, key, 'other', T0 + 1)).toEqual({ state: 'claimed' });
+      await ctx.stores().idempotency.complete({ accountId: acc, key, response, now: T0 + 2 });
+      await ctx.stores().idempotency.release({ accountId: acc, key });
+      expect((await claim(acc, key, 'other', T0 + 3)).state).toBe('done');
+    });
+
     it('parallel claims of one key: exactly one wins', async () => {
       const acc = await ctx.newAccount();
       const key = uid('key');

@@ -52,6 +52,13 @@ export function postgresIdempotency(pool: PgPool, s: string): IdempotencyStore {
         const r = input.response;
         await pool.query(storeResponseSql(s), [input.accountId, input.key, r.status, JSON.stringify(r.headers), r.body]);
       }),
+    release: (input) =>
+      guard(async () => {
+        await pool.query(`DELETE FROM ${s}.idempotency_keys WHERE account_id = $1 AND key = $2 AND status IS NULL`, [
+          input.accountId,
+          input.key,
+        ]);
+      }),
     purgeExpired: (before) =>
       guard(async () => (await pool.query(`DELETE FROM ${s}.idempotency_keys WHERE created_at < $1`, [before])).rowCount ?? 0),
   };

@@ -116,7 +116,7 @@ export function postgresLedger(pool: PgPool, s: string, schema: string): LedgerS
     });
   };
 
-  const openChargesSql = `SELECT l.id, l.account_id, l.amount, l.operation, l.created_at,
+  const openChargesSql = `SELECT l.id, l.account_id, l.amount, l.source, l.operation, l.created_at,
             COALESCE((SELECT SUM(r.amount) FROM ${s}.ledger r WHERE r.charge_id = l.id AND r.kind = 'refund'), 0) AS refunded
        FROM ${s}.ledger l WHERE l.state = 'open' AND l.created_at < $1 ORDER BY l.created_at LIMIT $2`;
 
@@ -127,11 +127,13 @@ export function postgresLedger(pool: PgPool, s: string, schema: string): LedgerS
     // One sweep at a time across instances: the advisory lock is tried, never waited for.
     sweepOpenCharges: (input) =>
       transaction(pool, async (c) => {
-        const [lock] = await queryRows<{ ok: boolean }>(c, 'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [`pith:sweep:${schema}`]);
+        const [lock] = await queryRows<{ ok: boolean }>(c, 'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [
+          `pith:sweep:${schema}`,
+        ]);
         if (!lock?.ok) return { commit: false, value: [] };
-        const open = (await queryRows<OpenChargeRow>(c, `${openChargesSql} FOR UPDATE OF l SKIP LOCKED`, [iso(input.openedBefore), input.limit])).map(
-          toOpenCharge,
-        );
+        const open = (
+          await queryRows<OpenChargeRow>(c, `${openChargesSql} FOR UPDATE OF l SKIP LOCKED`, [iso(input.openedBefore), input.limit])
+        ).map(toOpenCharge);
         for (const charge of open) await c.query(settleSql, [charge.chargeId, 0, closingRefundId(charge.chargeId), iso(input.now)]);
         return { commit: true, value: open };
       }),

@@ -11,7 +11,9 @@ export interface SqliteIdempotency extends IdempotencyStore {
 }
 
 export function sqliteIdempotency(db: Database.Database, writes: GroupCommit): SqliteIdempotency {
-  const select = db.prepare('SELECT fingerprint, created_at, claimed_at, status, headers, body FROM idempotency_keys WHERE account_id = ? AND key = ?');
+  const select = db.prepare(
+    'SELECT fingerprint, created_at, claimed_at, status, headers, body FROM idempotency_keys WHERE account_id = ? AND key = ?',
+  );
   const upsert = db.prepare(
     `INSERT OR REPLACE INTO idempotency_keys (account_id, key, fingerprint, created_at, claimed_at, status, headers, body)
      VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL)`,
@@ -19,6 +21,7 @@ export function sqliteIdempotency(db: Database.Database, writes: GroupCommit): S
   const reclaim = db.prepare('UPDATE idempotency_keys SET claimed_at = ? WHERE account_id = ? AND key = ?');
   const save = db.prepare('UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE account_id = ? AND key = ?');
   const purge = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+  const remove = db.prepare('DELETE FROM idempotency_keys WHERE account_id = ? AND key = ? AND status IS NULL');
 
   const claimTx = db.transaction((input: Parameters<IdempotencyStore['claim']>[0]): IdempotencyClaim => {
     const row = select.get(input.accountId, input.key) as IdempotencyRow | undefined;
@@ -41,6 +44,9 @@ export function sqliteIdempotency(db: Database.Database, writes: GroupCommit): S
     claim: (input) => writes.submit(() => claimTx(input)),
     async complete(input) {
       await writes.submit(() => store(input.accountId, input.key, input.response));
+    },
+    async release(input) {
+      await writes.submit(() => remove.run(input.accountId, input.key));
     },
     async purgeExpired(before) {
       return guard(() => purge.run(before).changes);

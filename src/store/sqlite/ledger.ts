@@ -31,7 +31,7 @@ export function sqliteLedger(db: Database.Database, writes: GroupCommit, keys: S
   );
   const setState = db.prepare('UPDATE ledger SET state = ? WHERE id = ?');
   const selectOpen = db.prepare(
-    `SELECT l.id, l.account_id, l.amount, l.operation, l.created_at,
+    `SELECT l.id, l.account_id, l.amount, l.source, l.operation, l.created_at,
             COALESCE((SELECT SUM(r.amount) FROM ledger r WHERE r.charge_id = l.id AND r.kind = 'refund'), 0) AS refunded
        FROM ledger l WHERE l.state = 'open' AND l.created_at < ? ORDER BY l.created_at LIMIT ?`,
   );
