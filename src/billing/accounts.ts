@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
 import type { Account, ApiKeyRecord, PlanId, Stores } from '../store/types.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
@@ -69,26 +70,65 @@ export async function revokeKey(deps: AccountAdminDeps, accountId: string, keyId
   if (!revoked) throw new ServiceError('NOT_FOUND', `no active key ${keyId} on account ${accountId}`);
 }
 
+/**
+ * Changes an account's plan. A paid account that still holds bought credits cannot move to
+ * Free: Free cannot spend them, so they would be stranded (decision: refuse, and let the
+ * operator settle the balance first; see docs/billing.md).
+ */
 export async function changePlan(deps: AccountAdminDeps, accountId: string, plan: PlanId): Promise<Account> {
-  await requireAccount(deps, accountId);
+  const current = await requireAccount(deps, accountId);
+  if (PLANS[current.plan].paid && !PLANS[plan].paid) {
+    const { boughtBalance } = await deps.stores.ledger.getUsage(accountId, utcPeriod(deps.now()));
+    if (boughtBalance > 0) {
+      throw new ServiceError(
+        'PLAN_NOT_ELIGIBLE',
+        `the account holds ${boughtBalance} bought credits, which the ${PLANS[plan].label} plan cannot spend; use them up or settle them before downgrading`,
+      );
+    }
+  }
   const account = await deps.stores.accounts.setPlan(accountId, plan);
   if (!account) throw new ServiceError('NOT_FOUND', `no account ${accountId}`);
   return account;
 }
 
-/** Adds a credit pack's credits to the bought balance; paid plans only. */
+/** Adds a credit pack without a payment id; answers the new balance. */
 export async function addCreditPack(deps: AccountAdminDeps, accountId: string, pack: CreditPackId): Promise<number> {
+  return (await buyCreditPack(deps, accountId, pack)).balance;
+}
+
+/** A payment id names one purchase: a retried payment webhook must not credit its pack twice. */
+const PAYMENT_ID_PATTERN = /^[\x21-\x7e]{1,200}$/;
+
+/**
+ * Adds a credit pack's credits to the bought balance; paid plans only. With `paymentId`
+ * the purchase is idempotent: the same id again adds nothing and answers the current
+ * balance with `duplicate: true`.
+ */
+export async function buyCreditPack(
+  deps: AccountAdminDeps,
+  accountId: string,
+  pack: CreditPackId,
+  paymentId?: string,
+): Promise<{ balance: number; duplicate: boolean }> {
+  if (paymentId !== undefined && !PAYMENT_ID_PATTERN.test(paymentId)) {
+    throw new ServiceError('BAD_REQUEST', 'payment_id must be 1 to 200 visible ASCII characters');
+  }
   const account = await requireAccount(deps, accountId);
   if (!PLANS[account.plan].paid) {
     throw new ServiceError('PLAN_NOT_ELIGIBLE', `the ${PLANS[account.plan].label} plan cannot buy credit packs`);
   }
-  return deps.stores.ledger.addBoughtCredits({
+  const result = await deps.stores.ledger.addBoughtCredits({
     accountId,
     amount: CREDIT_PACKS[pack].credits,
     reason: `pack:${pack}`,
-    entryId: newId(deps.randomBytes, 'buy'),
+    // the payment's own id, hashed to a fixed-size ledger id that cannot collide with minted ids
+    entryId:
+      paymentId === undefined
+        ? newId(deps.randomBytes, 'buy')
+        : `pay_${createHash('sha256').update(`${accountId}\u0000${paymentId}`).digest('hex').slice(0, 40)}`,
     now: deps.now(),
   });
+  return { balance: result.balance, duplicate: !result.applied };
 }
 
 export async function usageReport(deps: Pick<AccountAdminDeps, 'stores' | 'now'>, account: Account): Promise<UsageReport> {
@@ -122,5 +162,28 @@ export async function describeAccount(deps: AccountAdminDeps, accountId: string)
     created_at: account.createdAt,
     usage,
     keys: keys.map((k) => ({ key_id: k.id, prefix: k.prefix, name: k.name, created_at: k.createdAt, revoked_at: k.revokedAt })),
+  };
+}
+
+/** `pith ledger verify` and GET /admin/v1/ledger/verify, in the wire shape both print. */
+export async function verifyLedger(deps: Pick<AccountAdminDeps, 'stores'>) {
+  const report = await deps.stores.ledger.verify();
+  return {
+    ok: report.differences.length === 0,
+    accounts_checked: report.accounts,
+    differences: report.differences.map((d) => ({
+      account_id: d.accountId,
+      counter: d.counter,
+      stored: d.stored,
+      from_ledger: d.fromLedger,
+    })),
+    open_charges: report.openCharges.map((c) => ({
+      charge_id: c.chargeId,
+      account_id: c.accountId,
+      amount: c.amount,
+      refunded: c.refunded,
+      operation: c.operation,
+      created_at: c.createdAt,
+    })),
   };
 }

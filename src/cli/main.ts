@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
 import type { AccountAdminDeps } from '../billing/accounts.js';
-import { addCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey } from '../billing/accounts.js';
+import { buyCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey, verifyLedger } from '../billing/accounts.js';
 import { isCreditPackId } from '../billing/plans.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
@@ -27,7 +27,11 @@ Usage:
   pith accounts set-plan <account_id> --plan P  change the plan
   pith keys create --account <id> [--name N]    create another API key (shown once)
   pith keys revoke --account <id> --key <key_id> revoke a key at once
-  pith credits add --account <id> --pack S|M|L|XL  add a credit pack (paid plans only)
+  pith credits add --account <id> --pack S|M|L|XL [--payment-id <id>]
+                                                add a credit pack (paid plans only); the same
+                                                --payment-id twice adds it once
+  pith ledger verify                            recompute every counter from the ledger; list
+                                                differences and open charges (exit 1 on a difference)
 
   pith read <url> [--render[=auto|false]] [--json] [--quiet]   read a page here (no server, no account): Markdown to stdout
   pith read <url> --remote <base_url> --key K [--fresh] [--render[=auto|false]] [--json]   read through a pith server
@@ -125,9 +129,16 @@ async function run(argv: string[]): Promise<number> {
       const accountId = requireOption(args, 'account');
       const pack = requireOption(args, 'pack').toUpperCase();
       if (!isCreditPackId(pack)) throw new UsageError(`unknown pack "${pack}"; use S, M, L or XL`);
-      const balance = await withAdmin((deps) => addCreditPack(deps, accountId, pack));
-      print({ account_id: accountId, bought_credits: { balance } });
+      const given = args.options.get('payment-id');
+      const paymentId = typeof given === 'string' ? given : undefined;
+      const { balance, duplicate } = await withAdmin((deps) => buyCreditPack(deps, accountId, pack, paymentId));
+      print({ account_id: accountId, bought_credits: { balance }, ...(duplicate ? { duplicate: true } : {}) });
       return 0;
+    }
+    case 'ledger verify': {
+      const report = await withAdmin((deps) => verifyLedger(deps));
+      print(report);
+      return report.ok ? 0 : 1;
     }
     case '':
     case 'help':

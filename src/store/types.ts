@@ -147,7 +147,18 @@ export interface LedgerStore {
   charge(req: ChargeRequest): Promise<ChargeResult>;
   /** Returns `amount` of a charge to the pool it came from, at most once per refundId, never more than charged. */
   refund(req: RefundRequest): Promise<RefundResult>;
-  addBoughtCredits(input: { accountId: string; amount: number; reason: string; entryId: string; now: number }): Promise<number>;
+  /**
+   * Adds bought credits with a `purchase` ledger row. The entry id is the purchase's
+   * idempotency id: a second call with the same id adds nothing (`applied: false`) and
+   * answers the current balance.
+   */
+  addBoughtCredits(input: {
+    accountId: string;
+    amount: number;
+    reason: string;
+    entryId: string;
+    now: number;
+  }): Promise<{ balance: number; applied: boolean }>;
   getUsage(accountId: string, period: string): Promise<{ planUsed: number; boughtBalance: number }>;
   listEntries(accountId: string): Promise<LedgerEntry[]>;
   /** See SettleRequest. */

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/billing/api-keys.js';
 import { openSqliteStores } from '../../src/store/sqlite/index.js';
@@ -60,6 +61,28 @@ describe('pith CLI (same code as the admin API, on the SQLite store)', () => {
     const res = await pith('credits', 'add', '--account', created.account_id, '--pack', 'S');
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('PLAN_NOT_ELIGIBLE');
+  });
+
+  it('credits a pack once per --payment-id, refuses a downgrade that would strand credits, and verifies the ledger', async () => {
+    const created = JSON.parse((await pith('accounts', 'create', '--plan', 'starter')).stdout) as { account_id: string };
+    const id = created.account_id;
+    const first = JSON.parse((await pith('credits', 'add', '--account', id, '--pack', 'S', '--payment-id', 'pi_123')).stdout);
+    expect(first).toEqual({ account_id: id, bought_credits: { balance: 500 } });
+    const again = JSON.parse((await pith('credits', 'add', '--account', id, '--pack', 'S', '--payment-id', 'pi_123')).stdout);
+    expect(again).toEqual({ account_id: id, bought_credits: { balance: 500 }, duplicate: true });
+    const downgrade = await pith('accounts', 'set-plan', id, '--plan', 'free');
+    expect(downgrade.code).toBe(1);
+    expect(downgrade.stderr).toContain('PLAN_NOT_ELIGIBLE');
+    const verified = await pith('ledger', 'verify');
+    expect(verified.code).toBe(0);
+    expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, differences: [] });
+    // a counter that no ledger row explains is a difference: exit code 1
+    const db = new Database(join(dataDir, 'pith.sqlite'));
+    db.prepare('UPDATE accounts SET bought_balance = bought_balance + 7 WHERE id = ?').run(id);
+    db.close();
+    const broken = await pith('ledger', 'verify');
+    expect(broken.code).toBe(1);
+    expect(JSON.parse(broken.stdout).differences).toEqual([{ account_id: id, counter: 'bought_balance', stored: 507, from_ledger: 500 }]);
   });
 
   it('exits 2 with usage on bad arguments', async () => {

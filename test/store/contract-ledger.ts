@@ -53,7 +53,10 @@ export function ledgerContract(ctx: ContractContext): void {
 
     it('never splits a charge: the whole amount goes to bought credits when plan credits do not cover it', async () => {
       const acc = await ctx.newAccount();
-      expect(await ledger().addBoughtCredits({ accountId: acc, amount: 5, reason: 'pack:S', entryId: uid('buy'), now: T0 })).toBe(5);
+      expect(await ledger().addBoughtCredits({ accountId: acc, amount: 5, reason: 'pack:S', entryId: uid('buy'), now: T0 })).toEqual({
+        balance: 5,
+        applied: true,
+      });
       await ledger().charge(chargeReq(acc, { amount: 9 }));
       expect(await ledger().charge(chargeReq(acc, { amount: 2 }))).toEqual({ ok: true, source: 'credit', planUsed: 9, boughtBalance: 3 });
       expect(await ledger().charge(chargeReq(acc, { amount: 1 }))).toEqual({ ok: true, source: 'plan', planUsed: 10, boughtBalance: 3 });
@@ -115,13 +118,24 @@ export function ledgerContract(ctx: ContractContext): void {
       expect(await ledger().getUsage(uid('missing'), NOV)).toEqual({ planUsed: 0, boughtBalance: 0 });
     });
 
-    it('records a purchase as a ledger row and returns the new balance', async () => {
+    it('records a purchase as a ledger row and returns the new balance; the same entry id twice adds once', async () => {
       const acc = await ctx.newAccount();
       const entryId = uid('buy');
-      expect(await ledger().addBoughtCredits({ accountId: acc, amount: 500, reason: 'pack:S', entryId, now: T0 })).toBe(500);
-      expect(await ledger().addBoughtCredits({ accountId: acc, amount: 2_200, reason: 'pack:M', entryId: uid('buy'), now: T0 + 1 })).toBe(
-        2_700,
-      );
+      expect(await ledger().addBoughtCredits({ accountId: acc, amount: 500, reason: 'pack:S', entryId, now: T0 })).toEqual({
+        balance: 500,
+        applied: true,
+      });
+      expect(
+        await ledger().addBoughtCredits({ accountId: acc, amount: 2_200, reason: 'pack:M', entryId: uid('buy'), now: T0 + 1 }),
+      ).toEqual({
+        balance: 2_700,
+        applied: true,
+      });
+      // the same purchase again (a retried payment webhook): nothing added
+      expect(await ledger().addBoughtCredits({ accountId: acc, amount: 500, reason: 'pack:S', entryId, now: T0 + 2 })).toEqual({
+        balance: 2_700,
+        applied: false,
+      });
       const [first] = await ledger().listEntries(acc);
       // Decision: purchase rows carry source 'credit', the month of `now`, reason as operation, no chargeId.
       expect(first).toEqual({

@@ -159,7 +159,13 @@ export function postgresLedger(pool: PgPool, s: string, schema: string): LedgerS
         return { commit: false, value: compareCounters(sums, open) };
       }),
     addBoughtCredits: (input) =>
-      transaction(pool, async (c) => {
+      transaction<{ balance: number; applied: boolean }>(pool, async (c) => {
+        // the account row lock serialises purchases of one account; a known entry id adds nothing
+        const [acc] = await queryRows<{ bought_balance: string }>(c, `SELECT bought_balance FROM ${s}.accounts WHERE id = $1 FOR UPDATE`, [
+          input.accountId,
+        ]);
+        const [known] = await queryRows<{ id: string }>(c, `SELECT id FROM ${s}.ledger WHERE id = $1`, [input.entryId]);
+        if (known) return { commit: false, value: { balance: num(acc?.bought_balance), applied: false } };
         await c.query(`UPDATE ${s}.accounts SET bought_balance = bought_balance + $2 WHERE id = $1`, [input.accountId, input.amount]);
         const after = await record(c, {
           id: input.entryId,
@@ -172,7 +178,7 @@ export function postgresLedger(pool: PgPool, s: string, schema: string): LedgerS
           charge_id: null,
           created_at: iso(input.now),
         });
-        return { commit: true, value: after.boughtBalance };
+        return { commit: true, value: { balance: after.boughtBalance, applied: true } };
       }),
     getUsage: (accountId, period) => guard(() => usage(pool, accountId, period)),
     listEntries: (accountId) =>

@@ -139,6 +139,8 @@ export function sqliteLedger(db: Database.Database, writes: GroupCommit, keys: S
   });
 
   const purchaseTx = db.transaction((input: { accountId: string; amount: number; reason: string; entryId: string; now: number }) => {
+    const balance = (): number => (selectBalance.get(input.accountId) as { bought_balance: number }).bought_balance;
+    if (selectEntry.get(input.entryId) !== undefined) return { balance: balance(), applied: false };
     addBalance.run(input.amount, input.accountId);
     const period = iso(input.now).slice(0, 7);
     insertEntry.run({
@@ -153,7 +155,7 @@ export function sqliteLedger(db: Database.Database, writes: GroupCommit, keys: S
       created_at: iso(input.now),
       state: null,
     });
-    return (selectBalance.get(input.accountId) as { bought_balance: number }).bought_balance;
+    return { balance: balance(), applied: true };
   });
 
   return {
