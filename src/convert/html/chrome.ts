@@ -14,7 +14,7 @@ import type { StatsMap } from './stats.js';
 
 /** Class/id words that always mean chrome (matched anywhere in a token). */
 const CHROME_ANYWHERE =
-  /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar/;
+  /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar|lang(?:uage)?-?(?:switcher|selector|picker|menu)|prev-?next|next-?prev|page-?nav/;
 /** Class/id words that mean chrome as a whole token (`nav`, but not `canvas`). */
 const CHROME_TOKEN =
   /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar)(?:[\s_-]|$)/;
@@ -28,6 +28,14 @@ const SIMILAR = /similar|suggested/;
 const POST_WIDGETS =
   /(?:^|[\s_-])(?:votes?|voting|vote-?cell|signature|avatar|user-?(?:stats|extras|badges?|title|rank|role|level|banner)|post-?(?:count|actions|tools|menu|controls)|action-?bar|reply-?(?:form|box)|quick-?reply|like-?(?:count|button|box)|reactions?|report)(?:[\s_-]|$)/;
 const SIGNATURE = /signature/;
+/** Blocks up to this long are tested for UI wording. */
+const SHORT_BLOCK_MAX = 200;
+/** Docs and help-centre furniture: feedback widgets, edit and source links, last-modified notes. */
+const DOCS_CHROME_TEXT =
+  /was this (?:page|article|doc(?:ument)?|section|content|information) (?:helpful|useful)|is this page (?:helpful|useful)|did this (?:page|article) help|edit this page|edit (?:this page )?on github|view (?:this page|source|page source) on github|report a problem with this (?:content|page)|suggest (?:an )?edits?|improve this (?:page|doc)|learn how to contribute|(?:this page was )?last (?:modified|updated|edited) (?:on|at) /i;
+/** Calls to action as a whole link text. */
+const CALL_TO_ACTION =
+  /^(?:learn more|read more|find out more|see more|explore more|discover more|get started(?: for free| free| now| today)?|start (?:your )?free(?: trial)?|start for free|create (?:an |your )?(?:free )?account|join (?:now|for free|free)|try (?:it )?(?:for )?free|try now|sign up(?: for free| free| now)?|book a demo|request a demo|get a demo|schedule a demo|contact (?:us|sales)|get in touch|talk to sales|download(?: now)?|shop now|buy now|view (?:all|more|details)|see (?:all|details)|more info)(?:\s*[›»→>])?$/i;
 /** Thread software's UI labels: quote expanders, post numbers, reply prompts, edit notes. */
 const THREAD_UI_TEXT =
   /^(?:click to expand\.*|#\d+|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
@@ -63,8 +71,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
     PATTERNS.boilerplateText.test(collapseWhitespace(textOf(el)))
   )
     return true;
-  if (pageType === 'forum' && s.textLen > 0 && s.textLen <= BOILERPLATE_TEXT_MAX && THREAD_UI_TEXT.test(collapseWhitespace(textOf(el))))
-    return true;
+  if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType)) return true;
   const ci = classAndId(el);
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
   if (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci)) return !holdsPageHeading(el, stats);
@@ -91,6 +98,16 @@ function remarkInPost(el: Element, textLen: number, stats: StatsMap, posts: Read
     return textLen < (stats.get(p)?.textLen ?? 0) * REMARKS_MAX_SHARE;
   }
   return false;
+}
+
+/** Short blocks whose words are UI: docs feedback and edit links, calls to action, thread labels. */
+function isChromeText(el: Element, textLen: number, linkLen: number, pageType: PageType): boolean {
+  const t = collapseWhitespace(textOf(el));
+  if (DOCS_CHROME_TEXT.test(t)) return true;
+  if (textLen > BOILERPLATE_TEXT_MAX) return false;
+  // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
+  if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
+  return pageType === 'forum' && THREAD_UI_TEXT.test(t);
 }
 
 export function holdsPageHeading(el: Element, stats: StatsMap): boolean {

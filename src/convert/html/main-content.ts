@@ -47,7 +47,7 @@ const REGION_MAX_LINK_DENSITY = 0.2;
 const STORY_SHARE_OF_MAIN = 0.3;
 const STORY_SHARE_OF_ANY_REGION = 0.1;
 /** Page types whose content is the page's main region rather than its best block (region.ts). */
-const REGION_TYPES: ReadonlySet<PageType> = new Set(['service', 'product', 'collection', 'listing']);
+const REGION_TYPES: ReadonlySet<PageType> = new Set(['service', 'product', 'collection', 'listing', 'documentation']);
 
 /** Below this many characters an attempt is considered a miss and the ladder goes on (Readability's 500). */
 export const CHAR_THRESHOLD = 500;

@@ -130,7 +130,10 @@ function dropCodeToolbar(el: Element, stats: StatsMap, drop: Set<Element>): void
   const kids = childElementsReversed(el);
   if (kids.length < 2 || !kids.some((k) => k.name === 'pre')) return;
   const others = kids.filter((k) => k.name !== 'pre');
-  if (others.every((k) => (stats.get(k)?.textLen ?? 0) <= CODE_LABEL_MAX && !HEADINGS.has(k.name))) for (const k of others) drop.add(k);
+  // Tab names put in by tabs.ts (`data-pith-tab`) say which variant the listing is: they stay.
+  const isToolbar = (k: Element): boolean =>
+    (stats.get(k)?.textLen ?? 0) <= CODE_LABEL_MAX && !HEADINGS.has(k.name) && k.attribs['data-pith-tab'] === undefined;
+  if (others.every(isToolbar)) for (const k of others) drop.add(k);
 }
 
 /** `start`s and their ancestors up to (not including) `root`. */
