@@ -56,7 +56,16 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Sent as X-Request-Id (letters, digits, `._:-`, ≤ 64); the server mints one otherwise. */
   requestId?: string;
+  /**
+   * Sent as Idempotency-Key on billable calls. The client makes one per call by itself and
+   * sends the same key on every retry of that call, so a retry after a lost reply is never
+   * charged twice; give your own to make a call idempotent across processes or restarts.
+   */
+  idempotencyKey?: string;
 }
+
+/** Billable POSTs: the server keeps their answers per Idempotency-Key for 24 h. */
+const IDEMPOTENT_PATHS = new Set(['/v1/read', '/v1/read-and-score', '/v1/extract', '/v1/map', '/v1/batch']);
 
 const DEFAULT_RETRY = { maxRetries: 3, retryRateLimited: false, baseDelayMs: 500, maxDelayMs: 30_000 };
 
@@ -134,11 +143,13 @@ export class PithClient {
     accept: string,
     options: CallOptions = {},
   ): Promise<{ response: Response; billing: Billing }> {
+    // one key for the whole call, the same on each retry
+    const idempotencyKey = method === 'POST' && IDEMPOTENT_PATHS.has(path) ? (options.idempotencyKey ?? newIdempotencyKey()) : null;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#once(method, path, body, accept, options);
+        return await this.#once(method, path, body, accept, options, idempotencyKey);
       } catch (err) {
-        const delayMs = this.#retryDelay(err, attempt);
+        const delayMs = this.#retryDelay(err, attempt, idempotencyKey !== null);
         if (delayMs === null) throw err;
         await this.#retry.onRetry?.({ attempt: attempt + 1, delayMs, error: err as PithError });
         await sleep(delayMs, options.signal);
@@ -146,10 +157,11 @@ export class PithClient {
     }
   }
 
-  async #once(method: string, path: string, body: unknown, accept: string, options: CallOptions) {
+  async #once(method: string, path: string, body: unknown, accept: string, options: CallOptions, idempotencyKey: string | null) {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.requestId) headers['x-request-id'] = options.requestId;
+    if (idempotencyKey !== null) headers['idempotency-key'] = idempotencyKey;
     const init: RequestInit = { method, headers };
     if (body !== undefined) init.body = JSON.stringify(body);
     if (options.signal) init.signal = options.signal;
@@ -186,12 +198,22 @@ export class PithClient {
     throw error;
   }
 
-  /** How long to wait before retrying `err`, or null to give up. */
-  #retryDelay(err: unknown, attempt: number): number | null {
+  /**
+   * How long to wait before retrying `err`, or null to give up. With an Idempotency-Key a
+   * call is also retried when its reply was lost (a connection error), when the service was
+   * busy (503), and while the first try with the key still runs (409 with retry_after): the
+   * server answers a retry with the first call's result, charged once.
+   */
+  #retryDelay(err: unknown, attempt: number, idempotent: boolean): number | null {
     const policy = this.#retry;
     if (attempt >= policy.maxRetries) return null;
     const code = (err as { code?: unknown } | null)?.code;
-    const retryable = code === 'CONCURRENT_LIMIT' || (code === 'RATE_LIMITED' && policy.retryRateLimited);
+    const safeWithKey =
+      idempotent &&
+      (code === 'CONNECTION_ERROR' ||
+        code === 'SERVICE_UNAVAILABLE' ||
+        (code === 'IDEMPOTENCY_CONFLICT' && (err as PithError).retryAfter !== null));
+    const retryable = safeWithKey || code === 'CONCURRENT_LIMIT' || (code === 'RATE_LIMITED' && policy.retryRateLimited);
     if (!retryable) return null;
     const backoff = policy.baseDelayMs * 2 ** attempt;
     const hinted = retryAfterMs((err as PithError).retryAfter);
@@ -199,6 +221,13 @@ export class PithClient {
     const jitter = Math.random() * 0.1 * backoff;
     return Math.min(policy.maxDelayMs, Math.max(hinted, backoff) + jitter);
   }
+}
+
+/** A random key per call (UUID v4 where the platform has it). */
+function newIdempotencyKey(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (c?.randomUUID) return c.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}-${Math.random().toString(36).slice(2)}`;
 }
 
 function retryAfterMs(value: number | string | null): number {

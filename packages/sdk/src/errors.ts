@@ -61,6 +61,8 @@ export class NotFoundError extends errorClass('NotFoundError') {}
 export class UrlNotFoundError extends errorClass('UrlNotFoundError') {}
 export class MethodNotAllowedError extends errorClass('MethodNotAllowedError') {}
 export class PlanNotEligibleError extends errorClass('PlanNotEligibleError') {}
+/** The Idempotency-Key was used with another request, or its first request still runs (then `retryAfter` is set). */
+export class IdempotencyConflictError extends errorClass('IdempotencyConflictError') {}
 export class TooLargeError extends errorClass('TooLargeError') {}
 export class UnsupportedTypeError extends errorClass('UnsupportedTypeError') {}
 export class ImagePdfError extends errorClass('ImagePdfError') {}
@@ -89,6 +91,7 @@ export const ERROR_CLASSES = {
   URL_NOT_FOUND: UrlNotFoundError,
   METHOD_NOT_ALLOWED: MethodNotAllowedError,
   PLAN_NOT_ELIGIBLE: PlanNotEligibleError,
+  IDEMPOTENCY_CONFLICT: IdempotencyConflictError,
   TOO_LARGE: TooLargeError,
   UNSUPPORTED_TYPE: UnsupportedTypeError,
   IMAGE_PDF: ImagePdfError,

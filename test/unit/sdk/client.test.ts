@@ -59,18 +59,63 @@ describe('PithClient (scripted fetch)', () => {
     expect(calls).toHaveLength(3);
   });
 
-  it('does not retry other codes, and maps a non-JSON answer to ConnectionError', async () => {
+  it('does not retry other codes without an Idempotency-Key, and maps a non-JSON answer to ConnectionError', async () => {
     const { fetch, calls } = scripted([
       json(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'store down', request_id: 'r3' }),
       () => new Response('<html>bad gateway</html>', { status: 502, headers: { 'content-type': 'text/html' } }),
     ]);
     const client = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch });
-    const down = await client.read('http://example.test/').catch((e: unknown) => e);
+    const down = await client.usage().catch((e: unknown) => e);
     expect(down).toBeInstanceOf(ServiceUnavailableError);
     expect(down).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, requestId: 'r3' });
-    const proxy = await client.read('http://example.test/').catch((e: unknown) => e);
+    const proxy = await client.usage().catch((e: unknown) => e);
     expect(proxy).toBeInstanceOf(ConnectionError);
     expect(proxy).toMatchObject({ code: 'CONNECTION_ERROR', status: 502 });
     expect(calls).toHaveLength(2);
+  });
+
+  it('sends one Idempotency-Key per billable call and the same one on every retry: lost reply, 503, 409 in progress', async () => {
+    let lost = true;
+    const answers = [
+      () => {
+        if (lost) {
+          lost = false;
+          throw new TypeError('fetch failed: socket hang up');
+        }
+        return json(200, {})();
+      },
+      json(503, { status: 'error', code: 'SERVICE_UNAVAILABLE', message: 'busy', request_id: 'r4', retry_after: 0 }),
+      json(409, { status: 'error', code: 'IDEMPOTENCY_CONFLICT', message: 'still running', request_id: 'r5', retry_after: 0 }),
+      json(200, { status: 'success', url: 'u', markdown: 'm' }, { 'idempotent-replayed': 'true' }),
+    ];
+    const { fetch, calls } = scripted(answers);
+    const client = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch, retry: { baseDelayMs: 1, maxDelayMs: 5 } });
+    expect((await client.read('http://example.test/')).markdown).toBe('m');
+    expect(calls).toHaveLength(4);
+    const keys = calls.map((c) => (c.init.headers as Record<string, string>)['idempotency-key']);
+    expect(keys[0]).toMatch(/^[\x21-\x7e]{8,255}$/);
+    expect(new Set(keys).size).toBe(1);
+    // the next call has a key of its own; a caller's key is sent as given; GETs carry none
+    const next = scripted([json(200, { status: 'success' }), json(200, { status: 'success' }), json(200, { status: 'success' })]);
+    const other = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch: next.fetch });
+    await other.read('http://example.test/');
+    await other.batch(['http://example.test/'], { idempotencyKey: 'order-42' });
+    await other.usage();
+    const sent = next.calls.map((c) => (c.init.headers as Record<string, string>)['idempotency-key']);
+    expect(sent[0]).not.toBe(keys[0]);
+    expect(sent[1]).toBe('order-42');
+    expect(sent[2]).toBeUndefined();
+  });
+
+  it('a 409 for a key used with another request is final', async () => {
+    const { fetch, calls } = scripted([
+      json(409, { status: 'error', code: 'IDEMPOTENCY_CONFLICT', message: 'used with another request', request_id: 'r6' }),
+    ]);
+    const client = new PithClient({ baseUrl: 'http://pith.test', apiKey: 'k', fetch, retry: { baseDelayMs: 1 } });
+    await expect(client.read('http://example.test/', { idempotencyKey: 'k1' })).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_CONFLICT',
+      status: 409,
+    });
+    expect(calls).toHaveLength(1);
   });
 });
