@@ -2,7 +2,7 @@ import type { Element } from 'domhandler';
 import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
-import { classAndId, isElement, textOf } from './dom.js';
+import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { normaliseTitle } from './prune.js';
 import type { Thread } from './thread.js';
@@ -28,6 +28,10 @@ const CLIMB_MIN_PROSE = 100;
 /** Link-only blocks between posts shorter than this are thread furniture. */
 const THREAD_LINK_BLOCK_MAX = 80;
 const LINK_ONLY_DENSITY = 0.9;
+/** Headings of blocks that show other products, other pages or other people's picks. */
+const OTHERS_HEADING =
+  /^(?:(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased)|you (?:may|might) also (?:like|love|enjoy|be interested in)|(?:related|similar|recommended|suggested) (?:products|items|articles|posts|stories|reads)|recently viewed(?: items| products)?|frequently bought together|more (?:items )?from (?:this|the) (?:seller|brand|shop|store)|seller'?s other items|(?:sponsored|featured) products related to this item|complete the look|explore similar (?:items|products)|compare (?:with )?similar (?:items|products))\b/i;
+const OTHERS_HEADING_MAX = 80;
 /** A code toolbar's label ("js", "Copy") is at most this long. */
 const CODE_LABEL_MAX = 20;
 /** A thread's first post is looked for this many wrapper levels above the replies. */
@@ -161,11 +165,35 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
       titleDropped = true;
       continue;
     }
+    const s = stats.get(el);
+    if (s && !s.hasBlock && s.textLen > 0 && s.textLen <= OTHERS_HEADING_MAX && OTHERS_HEADING.test(collapseWhitespace(textOf(el)))) {
+      drop.add(blockHeadedBy(el, stats, guard, roots));
+      continue;
+    }
     if (el.name === 'p' || el.name === 'pre' || el.name === 'table') continue;
     dropCodeToolbar(el, stats, drop);
     stack.push(...childElementsReversed(el));
   }
   return drop;
+}
+
+/**
+ * The block a heading opens: climb while the heading (or the block holding it) is the first
+ * element of its parent, not past a wrapper of the content or a root. "You may also like"
+ * opens the carousel that follows it.
+ */
+function blockHeadedBy(heading: Element, stats: StatsMap, guard: ChromeGuard, roots: readonly Element[]): Element {
+  let block = heading;
+  for (let p = block.parent; isElement(p) && !roots.includes(p) && !guard.wrappers.has(p); p = p.parent) {
+    if (firstElementChild(p) !== block || (stats.get(p)?.textLen ?? 0) > guard.maxText) break;
+    block = p;
+  }
+  return block;
+}
+
+function firstElementChild(el: Element): Element | null {
+  for (const c of el.children) if (isElement(c)) return c;
+  return null;
 }
 
 /**
