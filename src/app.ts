@@ -13,7 +13,6 @@ import type { Fetcher } from './fetch/types.js';
 import type { Renderer } from './render/types.js';
 import type { AppContext } from './http/context.js';
 import { registerErrorHandling, sendError } from './http/error-handler.js';
-import { buildOpenApiDocument } from './http/openapi.js';
 import { registerApiKeyAuth } from './http/plugins/auth.js';
 import { registerBillingHeaders } from './http/plugins/billing-headers.js';
 import { registerIdempotency } from './http/plugins/idempotency.js';
@@ -30,6 +29,7 @@ import { registerMapRoute } from './http/routes/map.js';
 import { registerReadAndScoreRoute } from './http/routes/read-and-score.js';
 import { registerReadRoute } from './http/routes/read.js';
 import { registerScoreRoute } from './http/routes/score.js';
+import { registerServiceRoutes } from './http/routes/service.js';
 import { registerUsageRoute } from './http/routes/usage.js';
 import type { Stores } from './store/types.js';
 
@@ -158,13 +158,7 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
   registerErrorHandling(app, (path) => routes.allowedMethods(path));
   registerMetrics(app, metrics, config.metricsToken);
 
-  app.get('/healthz', async () => ({ status: 'success', healthy: true }));
-  app.get('/readyz', async () => {
-    await deps.stores.ping().catch((err: unknown) => {
-      throw new ServiceError('SERVICE_UNAVAILABLE', 'a backing store is unreachable', {}, { cause: err });
-    });
-    return { status: 'success', ready: true };
-  });
+  registerServiceRoutes(app, deps.stores, config.engineVersion);
 
   await app.register(
     async (v1) => {
@@ -188,9 +182,6 @@ export async function buildApp(config: Config, deps: Deps): Promise<FastifyInsta
     const adminToken = config.adminToken;
     await app.register(async (admin) => registerAdminRoutes(admin, ctx, adminToken), { prefix: '/admin/v1' });
   }
-
-  const openApi = buildOpenApiDocument({ version: config.engineVersion });
-  app.get('/openapi.json', async () => openApi);
 
   return app;
 }

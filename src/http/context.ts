@@ -1,7 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BillingDeps } from '../billing/billed-call.js';
-import { initialBillingState, withBilling } from '../billing/billed-call.js';
-import type { ChargeHandle } from '../billing/billed-call.js';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Fetcher } from '../fetch/types.js';
@@ -60,19 +58,6 @@ export function lazyRequestSignal(ctx: AppContext, reply: FastifyReply): () => A
     else shutdown.addEventListener('abort', onShutdown, { once: true });
     return controller.signal;
   };
-}
-
-/** Runs billable work with the billing order of DESIGN §4 and exposes its state to the headers hook. */
-export async function runBillable<T>(
-  ctx: AppContext,
-  request: FastifyRequest,
-  opts: { operation: string; cost: number },
-  work: (charge: ChargeHandle) => Promise<T>,
-): Promise<T> {
-  const account = requireAccount(request);
-  const state = initialBillingState(ctx.now());
-  request.billing = state;
-  return withBilling(ctx.billing, { account, operation: opts.operation, cost: opts.cost, state }, work);
 }
 
 /** Above this much Markdown in an answer, V8's own JSON.stringify serialises it. */

@@ -1,4 +1,5 @@
 import { PAGE_TYPES } from '../convert/html/page-type.js';
+import { PLAN_IDS } from '../store/types.js';
 
 /**
  * JSON schemas shared by routes and the OpenAPI document. Response schemas are the
@@ -73,13 +74,18 @@ export const statsSchema = {
   },
 } as const;
 
-export const warningsSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['code', 'message'],
-    properties: { code: { type: 'string' }, message: { type: 'string' } },
-  },
+export const warningSchema = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: { type: 'string' }, message: { type: 'string' } },
+} as const;
+
+export const warningsSchema = { type: 'array', items: warningSchema } as const;
+
+export const cacheInfoSchema = {
+  type: 'object',
+  required: ['hit', 'ttl_seconds'],
+  properties: { hit: { type: 'boolean' }, ttl_seconds: { type: 'integer' } },
 } as const;
 
 export const readResultProperties = {
@@ -87,11 +93,7 @@ export const readResultProperties = {
   markdown: { type: 'string' },
   metadata: metadataSchema,
   stats: statsSchema,
-  cache: {
-    type: 'object',
-    required: ['hit', 'ttl_seconds'],
-    properties: { hit: { type: 'boolean' }, ttl_seconds: { type: 'integer' } },
-  },
+  cache: cacheInfoSchema,
   warnings: warningsSchema,
 } as const;
 
@@ -101,13 +103,16 @@ export const readResponseSchema = {
   properties: { status: { type: 'string', enum: ['success'] }, ...readResultProperties },
 } as const;
 
-export const usageResponseSchema = {
+/** The plan ids of DESIGN §2, as the wire names them. */
+export const planIdSchema = { type: 'string', enum: [...PLAN_IDS] } as const;
+
+/** Credits and concurrency of one account (GET /v1/usage; also inside an admin account). */
+export const usageReportSchema = {
   type: 'object',
-  required: ['status', 'account_id', 'plan', 'period', 'plan_credits', 'bought_credits', 'concurrency'],
+  required: ['account_id', 'plan', 'period', 'plan_credits', 'bought_credits', 'concurrency'],
   properties: {
-    status: { type: 'string', enum: ['success'] },
     account_id: { type: 'string' },
-    plan: { type: 'string', enum: ['free', 'starter', 'growth', 'scale', 'enterprise'] },
+    plan: planIdSchema,
     period: {
       type: 'object',
       required: ['start', 'end'],
@@ -127,7 +132,16 @@ export const usageResponseSchema = {
   },
 } as const;
 
-/** Any JSON value: declared so a forbidden field (e.g. `fresh` on map/batch) is seen and refused, not stripped. */
+export const usageResponseSchema = {
+  type: 'object',
+  required: ['status', ...usageReportSchema.required],
+  properties: { status: { type: 'string', enum: ['success'] }, ...usageReportSchema.properties },
+} as const;
+
+/**
+ * Any JSON value: declared so a forbidden field (e.g. `fresh` on map/batch) is seen and refused,
+ * not stripped. Marked `readOnly` ("not sent in requests"), so clients and the SDK leave it out.
+ */
 const anyValue = {} as const;
 
 export const batchRequestSchema = {
@@ -142,7 +156,7 @@ export const batchRequestSchema = {
       description: '1..100 public http(s) URLs; duplicates allowed (each is charged).',
     },
     render: { ...renderOptionSchema, description: `${renderOptionSchema.description} Applies to every item.` },
-    fresh: { ...anyValue, description: 'Not accepted: a batch always reads through the cache (BAD_REQUEST).' },
+    fresh: { ...anyValue, readOnly: true, description: 'Not accepted: a batch always reads through the cache (BAD_REQUEST).' },
   },
 } as const;
 
@@ -178,27 +192,26 @@ export const urlRequestSchema = {
   },
 } as const;
 
+export const scoreCheckSchema = {
+  type: 'object',
+  required: ['id', 'label', 'passed', 'points', 'max_points', 'detail'],
+  properties: {
+    id: { type: 'string' },
+    label: { type: 'string' },
+    passed: { type: 'boolean' },
+    points: { type: 'integer' },
+    max_points: { type: 'integer' },
+    detail: { type: 'string' },
+  },
+} as const;
+
 export const scoreSchema = {
   type: 'object',
   required: ['value', 'grade', 'checks'],
   properties: {
     value: { type: 'integer', minimum: 0, maximum: 100 },
     grade: { type: 'string', enum: ['A', 'B', 'C', 'D', 'F'] },
-    checks: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['id', 'label', 'passed', 'points', 'max_points', 'detail'],
-        properties: {
-          id: { type: 'string' },
-          label: { type: 'string' },
-          passed: { type: 'boolean' },
-          points: { type: 'integer' },
-          max_points: { type: 'integer' },
-          detail: { type: 'string' },
-        },
-      },
-    },
+    checks: { type: 'array', items: scoreCheckSchema },
   },
 } as const;
 
@@ -212,6 +225,21 @@ export const readAndScoreResponseSchema = {
   type: 'object',
   required: ['status', 'url', 'markdown', 'metadata', 'stats', 'cache', 'score'],
   properties: { status: { type: 'string', enum: ['success'] }, ...readResultProperties, score: scoreSchema },
+} as const;
+
+export const extractFieldSchema = {
+  type: 'object',
+  required: ['selector'],
+  properties: {
+    selector: { type: 'string', minLength: 1, maxLength: 1000, description: 'CSS selector (css-select).' },
+    attr: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 100,
+      description: 'Attribute to read instead of the text; URL attributes are made absolute.',
+    },
+    all: { type: 'boolean', default: false, description: 'Every match as an array instead of the first match (or null).' },
+  },
 } as const;
 
 export const extractRequestSchema = {
@@ -229,26 +257,57 @@ export const extractRequestSchema = {
       type: 'object',
       maxProperties: 50,
       propertyNames: { minLength: 1, maxLength: 100 },
-      additionalProperties: {
-        type: 'object',
-        required: ['selector'],
-        properties: {
-          selector: { type: 'string', minLength: 1, maxLength: 1000, description: 'CSS selector (css-select).' },
-          attr: {
-            type: 'string',
-            minLength: 1,
-            maxLength: 100,
-            description: 'Attribute to read instead of the text; URL attributes are made absolute.',
-          },
-          all: { type: 'boolean', default: false, description: 'Every match as an array instead of the first match (or null).' },
-        },
-      },
+      additionalProperties: extractFieldSchema,
       description: 'Named CSS-selector fields: `{name: {selector, attr?, all?}}`.',
     },
   },
 } as const;
 
 const stringOrStrings = { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] } as const;
+
+export const extractDataSchema = {
+  type: 'object',
+  required: ['json_ld', 'open_graph', 'meta', 'headings', 'links', 'images', 'tables', 'fields'],
+  properties: {
+    json_ld: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    open_graph: { type: 'object', additionalProperties: stringOrStrings },
+    meta: { type: 'object', additionalProperties: stringOrStrings },
+    headings: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['level', 'text', 'id'],
+        properties: { level: { type: 'integer' }, text: { type: 'string' }, id: nullableString },
+      },
+    },
+    links: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url', 'text', 'rel'],
+        properties: { url: { type: 'string' }, text: { type: 'string' }, rel: nullableString },
+      },
+    },
+    images: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['url', 'alt', 'width', 'height'],
+        properties: {
+          url: { type: 'string' },
+          alt: nullableString,
+          width: { type: ['integer', 'null'] },
+          height: { type: ['integer', 'null'] },
+        },
+      },
+    },
+    tables: { type: 'array', items: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } } },
+    fields: {
+      type: 'object',
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+    },
+  },
+} as const;
 
 export const extractResponseSchema = {
   type: 'object',
@@ -262,49 +321,7 @@ export const extractResponseSchema = {
       properties: { rendered: { type: 'boolean', description: 'The data comes from the page as a headless browser rendered it.' } },
     },
     warnings: warningsSchema,
-    data: {
-      type: 'object',
-      required: ['json_ld', 'open_graph', 'meta', 'headings', 'links', 'images', 'tables', 'fields'],
-      properties: {
-        json_ld: { type: 'array', items: { type: 'object', additionalProperties: true } },
-        open_graph: { type: 'object', additionalProperties: stringOrStrings },
-        meta: { type: 'object', additionalProperties: stringOrStrings },
-        headings: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['level', 'text', 'id'],
-            properties: { level: { type: 'integer' }, text: { type: 'string' }, id: nullableString },
-          },
-        },
-        links: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['url', 'text', 'rel'],
-            properties: { url: { type: 'string' }, text: { type: 'string' }, rel: nullableString },
-          },
-        },
-        images: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['url', 'alt', 'width', 'height'],
-            properties: {
-              url: { type: 'string' },
-              alt: nullableString,
-              width: { type: ['integer', 'null'] },
-              height: { type: ['integer', 'null'] },
-            },
-          },
-        },
-        tables: { type: 'array', items: { type: 'array', items: { type: 'object', additionalProperties: { type: 'string' } } } },
-        fields: {
-          type: 'object',
-          additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }, { type: 'null' }] },
-        },
-      },
-    },
+    data: extractDataSchema,
   },
 } as const;
 
@@ -332,7 +349,18 @@ export const mapRequestSchema = {
       description: 'Rank by BM25 relevance over URL and title; non-matching URLs are dropped.',
     },
     same_domain: { type: 'boolean', default: true, description: "Keep only URLs of the page's registrable domain (subdomains included)." },
-    fresh: { description: 'Not accepted: map is always cached 1 h (BAD_REQUEST).' },
+    fresh: { readOnly: true, description: 'Not accepted: map is always cached 1 h (BAD_REQUEST).' },
+  },
+} as const;
+
+export const mapLinkSchema = {
+  type: 'object',
+  required: ['url', 'source'],
+  properties: {
+    url: { type: 'string' },
+    source: { type: 'string', enum: ['sitemap', 'page'] },
+    lastmod: { type: 'string' },
+    title: { type: 'string' },
   },
 } as const;
 
@@ -344,16 +372,7 @@ export const mapResponseSchema = {
     url: { type: 'string' },
     links: {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['url', 'source'],
-        properties: {
-          url: { type: 'string' },
-          source: { type: 'string', enum: ['sitemap', 'page'] },
-          lastmod: { type: 'string' },
-          title: { type: 'string' },
-        },
-      },
+      items: mapLinkSchema,
     },
     stats: {
       type: 'object',
@@ -369,4 +388,16 @@ export const mapResponseSchema = {
       },
     },
   },
+} as const;
+
+export const healthResponseSchema = {
+  type: 'object',
+  required: ['status', 'healthy'],
+  properties: { status: { type: 'string', enum: ['success'] }, healthy: { type: 'boolean' } },
+} as const;
+
+export const readyResponseSchema = {
+  type: 'object',
+  required: ['status', 'ready'],
+  properties: { status: { type: 'string', enum: ['success'] }, ready: { type: 'boolean' } },
 } as const;

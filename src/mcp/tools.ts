@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { PublicOperationName } from '../http/operations.js';
 
 /**
  * The pith MCP tools, shared by both transports. A tool turns its arguments into one
@@ -9,7 +10,8 @@ import { z } from 'zod';
  * refunds are exactly those of the REST call.
  */
 
-export type PithOperation = 'read' | 'read-and-score' | 'score' | 'extract' | 'map' | 'batch' | 'usage';
+/** The /v1 operation a tool runs: its name in the operation registry (src/http/operations.ts). */
+export type PithOperation = PublicOperationName;
 
 /** The billing headers of an answer, snake_case; absent headers are null. */
 export interface ToolBilling {

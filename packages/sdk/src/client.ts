@@ -1,9 +1,8 @@
 import type { PithError } from './errors.js';
 import { ConnectionError, errorFromEnvelope } from './errors.js';
+import type { BatchResults, Billing, WithBilling } from './client-types.js';
 import type {
   BatchRequest,
-  BatchResponse,
-  Billing,
   ExtractRequest,
   ExtractResponse,
   MapRequest,
@@ -14,7 +13,6 @@ import type {
   ScoreRequest,
   ScoreResponse,
   UsageResponse,
-  WithBilling,
 } from './types.js';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -120,7 +118,7 @@ export class PithClient {
   }
 
   /** POST /v1/batch: up to 100 reads in one call and one slot (1 credit per URL; failed items refunded). */
-  batch(request: BatchRequest | string[], options?: CallOptions): Promise<WithBilling<BatchResponse>> {
+  batch(request: BatchRequest | string[], options?: CallOptions): Promise<WithBilling<BatchResults>> {
     return this.#json('POST', '/v1/batch', Array.isArray(request) ? { urls: request } : request, options);
   }
 

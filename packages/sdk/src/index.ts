@@ -6,3 +6,4 @@ export { PithClient, billingFromHeaders } from './client.js';
 export type { CallOptions, FetchLike, PithClientOptions, RetryInfo, RetryOptions } from './client.js';
 export * from './errors.js';
 export type * from './types.js';
+export type * from './client-types.js';

@@ -19,9 +19,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
  */
 export const IDEMPOTENCY_STALE_MS = 20 * 60_000;
 
-/** The billable POSTs that take an Idempotency-Key. */
-const IDEMPOTENT_ROUTES = new Set(['/v1/read', '/v1/read-and-score', '/v1/extract', '/v1/map', '/v1/batch']);
-
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
@@ -34,7 +31,8 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 export function registerIdempotency(scope: FastifyInstance, stores: Stores, now: () => number): void {
   scope.addHook('preHandler', async (request, reply) => {
     const header = request.headers['idempotency-key'];
-    if (header === undefined || !IDEMPOTENT_ROUTES.has(request.routeOptions.url ?? '')) return;
+    // the operation registry marks which operations take a key (src/http/operations.ts `idempotent`)
+    if (header === undefined || request.routeOptions.config.idempotent !== true) return;
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || !KEY_PATTERN.test(key)) {
       throw new ServiceError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters');

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { projectRoot } from '../../config.js';
 import { cachedFile, sendFile } from './static-file.js';
+import { OPERATIONS } from '../operations.js';
+import { operationRoute } from '../register-operation.js';
 
 /** The one outside URL in the Redoc bundle (its footer logo); swapped for a blank image so the page loads nothing from a CDN. */
 const REDOC_CDN_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
@@ -34,6 +36,8 @@ export function registerDocsRoutes(app: FastifyInstance): void {
     patched ??= file().then((buf) => Buffer.from(buf.toString('utf8').replaceAll(REDOC_CDN_LOGO, BLANK_SVG), 'utf8'));
     return patched;
   };
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_HTML));
-  app.get('/docs/redoc.standalone.js', async (_request, reply) => sendFile(reply, bundle, 'application/javascript; charset=utf-8'));
+  operationRoute(app, OPERATIONS.docs).handle(async (_request, reply) => reply.type('text/html; charset=utf-8').send(DOCS_HTML));
+  operationRoute(app, OPERATIONS.docsBundle).handle(async (_request, reply) =>
+    sendFile(reply, bundle, 'application/javascript; charset=utf-8'),
+  );
 }

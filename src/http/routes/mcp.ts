@@ -1,19 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { PithBackend, PithOperation } from '../../mcp/tools.js';
+import type { PithBackend } from '../../mcp/tools.js';
 import { PithToolError, billingFromHeaderMap, createPithMcpServer } from '../../mcp/tools.js';
 import type { AppContext } from '../context.js';
 import { registerApiKeyAuth } from '../plugins/auth.js';
-
-const ROUTES: Record<PithOperation, { method: 'GET' | 'POST'; url: string }> = {
-  read: { method: 'POST', url: '/v1/read' },
-  'read-and-score': { method: 'POST', url: '/v1/read-and-score' },
-  score: { method: 'POST', url: '/v1/score' },
-  extract: { method: 'POST', url: '/v1/extract' },
-  map: { method: 'POST', url: '/v1/map' },
-  batch: { method: 'POST', url: '/v1/batch' },
-  usage: { method: 'GET', url: '/v1/usage' },
-};
+import { OPERATIONS } from '../operations.js';
+import { operationRoute } from '../register-operation.js';
 
 /**
  * Tool calls run the REST route itself through `app.inject` with the caller's key: the same
@@ -24,10 +16,10 @@ function injectBackend(app: FastifyInstance, authorization: string, requestId: s
   let n = 0;
   return {
     async call(op, body) {
-      const route = ROUTES[op];
+      const route = OPERATIONS[op];
       const res = await app.inject({
         method: route.method,
-        url: route.url,
+        url: route.path,
         headers: { authorization, 'x-request-id': `${requestId}.${++n}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         ...(body ? { payload: JSON.stringify(body) } : {}),
       });
@@ -62,7 +54,7 @@ function injectBackend(app: FastifyInstance, authorization: string, requestId: s
 export async function registerMcpRoute(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     registerApiKeyAuth(scope, ctx.stores);
-    scope.post('/mcp', async (request, reply) => {
+    operationRoute(scope, OPERATIONS.mcp).handle(async (request, reply) => {
       const backend = injectBackend(app, request.headers.authorization ?? '', request.id);
       const server = createPithMcpServer(backend, { version: ctx.config.engineVersion });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Metrics } from '../../metrics/metrics.js';
 import { requireBearerSecret } from '../plugins/auth.js';
+import { OPERATIONS } from '../operations.js';
+import { operationRoute } from '../register-operation.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -46,8 +48,11 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
     }
     done();
   });
-  app.get('/metrics', token === null ? {} : { onRequest: requireBearerSecret(token, 'metrics token') }, async (_request, reply) => {
-    const text = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(text);
-  });
+  operationRoute(app, OPERATIONS.metrics).handle(
+    async (_request, reply) => {
+      const text = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(text);
+    },
+    token === null ? {} : { onRequest: requireBearerSecret(token, 'metrics token') },
+  );
 }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { projectRoot } from '../../config.js';
 import { ServiceError } from '../../errors.js';
 import { cachedFile, sendFile } from './static-file.js';
+import { OPERATIONS } from '../operations.js';
+import { operationRoute } from '../register-operation.js';
 
 /** The page may call this origin only, run its own scripts only, and show images from anywhere. */
 const CSP =
@@ -28,8 +30,10 @@ export function registerPlaygroundRoutes(app: FastifyInstance): void {
     },
   };
   const page = own('index.html');
-  app.get('/', async (_request, reply) => sendFile(reply, page, 'text/html; charset=utf-8', { 'Content-Security-Policy': CSP }));
-  app.get<{ Params: { file: string } }>('/playground/:file', async (request, reply) => {
+  operationRoute(app, OPERATIONS.playground).handle(async (_request, reply) =>
+    sendFile(reply, page, 'text/html; charset=utf-8', { 'Content-Security-Policy': CSP }),
+  );
+  operationRoute(app, OPERATIONS.playgroundAsset).handle(async (request, reply) => {
     const asset = Object.hasOwn(assets, request.params.file) ? assets[request.params.file] : undefined;
     if (!asset) throw new ServiceError('NOT_FOUND', `no playground asset ${request.params.file}`);
     return sendFile(reply, asset.file, asset.type);

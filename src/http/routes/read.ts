@@ -1,24 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
-import type { ReadResult } from '../../ops/read.js';
 import { CACHE_TTL_SECONDS } from '../../ops/cache.js';
+import type { ReadResult } from '../../ops/read.js';
 import { readPage } from '../../ops/read.js';
 import { routeFragment } from '../../ops/rendering.js';
 import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
-import { lazyRequestSignal, runBillable, serializeLargeAnswer, wantsMarkdown } from '../context.js';
-import { errorEnvelopeSchema, readRequestSchema, readResponseSchema } from '../schemas.js';
-
-interface ReadBody {
-  url: string;
-  fresh?: boolean;
-  render?: RenderMode;
-}
+import { lazyRequestSignal, serializeLargeAnswer, wantsMarkdown } from '../context.js';
+import { OPERATIONS } from '../operations.js';
+import type { ReplyOf } from '../register-operation.js';
+import { billedOperation } from '../register-operation.js';
 
 /** The JSON body of a read: the spec's field table, `warnings` only when there are some. */
-export function readResponseBody(result: ReadResult, cacheHit: boolean) {
+export function readResponseBody(result: ReadResult, cacheHit: boolean): ReplyOf<typeof OPERATIONS.read> {
   return {
-    status: 'success' as const,
+    status: 'success',
     url: result.url,
     markdown: result.markdown,
     metadata: result.metadata,
@@ -30,28 +26,20 @@ export function readResponseBody(result: ReadResult, cacheHit: boolean) {
 }
 
 export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void {
-  scope.post<{ Body: ReadBody }>(
-    '/read',
-    {
-      schema: {
-        body: readRequestSchema,
-        response: { 200: readResponseSchema, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema },
-      },
-    },
-    async (request, reply) => {
-      const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
-      const signal = lazyRequestSignal(ctx, reply);
-      const { result, cacheHit } = await runBillable(ctx, request, { operation: 'read', cost: 1 }, () =>
-        readPage(ctx.readDeps, { url, fresh: request.body.fresh === true, signal, ...renderInput(request.body) }),
-      );
+  billedOperation(scope, ctx, OPERATIONS.read)
+    .prepare((request, reply) => ({
+      url: canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets }),
+      signal: lazyRequestSignal(ctx, reply),
+    }))
+    .run(async ({ url, signal }, { request, reply }) => {
+      const { result, cacheHit } = await readPage(ctx.readDeps, { url, fresh: request.body.fresh, signal, ...renderInput(request.body) });
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       if (wantsMarkdown(request)) {
         return reply.type('text/markdown; charset=utf-8').send(result.markdown);
       }
       serializeLargeAnswer(reply, result.markdown.length);
       return readResponseBody(result, cacheHit);
-    },
-  );
+    });
 }
 
 /** `render` and the client-side route fragment of a request body, as the ops take them. */

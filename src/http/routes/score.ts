@@ -2,24 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { scoreUrl } from '../../ops/score.js';
 import type { AppContext } from '../context.js';
-import { requestSignal, runBillable } from '../context.js';
-import { errorEnvelopeSchema, scoreResponseSchema, urlRequestSchema } from '../schemas.js';
+import { requestSignal } from '../context.js';
+import { OPERATIONS } from '../operations.js';
+import { billedOperation } from '../register-operation.js';
 
-/** POST /v1/score: 0 credits, never cached (no X-Service-Cache), but holds a concurrency slot. */
+/** POST /v1/score: never cached (no X-Service-Cache), but holds a concurrency slot. */
 export function registerScoreRoute(scope: FastifyInstance, ctx: AppContext): void {
-  scope.post<{ Body: { url: string } }>(
-    '/score',
-    {
-      schema: {
-        body: urlRequestSchema,
-        response: { 200: scoreResponseSchema, '4xx': errorEnvelopeSchema, '5xx': errorEnvelopeSchema },
-      },
-    },
-    async (request, reply) => {
-      const url = canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets });
-      const signal = requestSignal(ctx, reply);
-      const result = await runBillable(ctx, request, { operation: 'score', cost: 0 }, () => scoreUrl(ctx.readDeps, { url, signal }));
-      return { status: 'success' as const, url: result.url, score: result.score };
-    },
-  );
+  billedOperation(scope, ctx, OPERATIONS.score)
+    .prepare((request, reply) => ({
+      url: canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets }),
+      signal: requestSignal(ctx, reply),
+    }))
+    .run(async ({ url, signal }) => {
+      const result = await scoreUrl(ctx.readDeps, { url, signal });
+      return { status: 'success', url: result.url, score: result.score };
+    });
 }

@@ -16,7 +16,7 @@ const SDK_TYPES: Record<string, [string | null, string]> = {
   'POST /v1/score': ['ScoreRequest', 'ScoreResponse'],
   'POST /v1/extract': ['ExtractRequest', 'ExtractResponse'],
   'POST /v1/map': ['MapRequest', 'MapResponse'],
-  'POST /v1/batch': ['BatchRequest', 'BatchResponse'],
+  'POST /v1/batch': ['BatchRequest', 'BatchResults'],
   'GET /v1/usage': [null, 'UsageResponse'],
 };
 
