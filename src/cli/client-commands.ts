@@ -1,10 +1,12 @@
 import type { Writable } from 'node:stream';
-import type { PithClient, PithError } from '@pith/sdk';
+import type { PithClient, PithError, ScoreResponse } from '@pith/sdk';
 import { loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
+import { OPERATIONS } from '../http/operations.js';
+import { extractResponseBody } from '../http/routes/extract.js';
+import { readResponseBody } from '../http/routes/read.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
-import { CACHE_TTL_SECONDS } from '../ops/cache.js';
 import { fetchAndConvert } from '../ops/read.js';
 import { routeFragment } from '../ops/rendering.js';
 import { createRenderer } from '../render/renderer.js';
@@ -155,9 +157,7 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
         ...(fragment ? { fragment } : {}),
       });
       for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
-      const { needsRender: _hint, rendered, warnings, ...rest } = result;
-      const body = { status: 'success', ...rest, stats: { rendered }, ...(warnings.length > 0 ? { warnings } : {}) };
-      io.stdout.write(`${JSON.stringify(args.options.has('json') ? body : result.data, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(args.options.has('json') ? extractResponseBody(result) : result.data, null, 2)}\n`);
       return EXIT.OK;
     }
     progress(`reading ${url} (local engine)`);
@@ -167,16 +167,7 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
     );
     for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
     if (args.options.has('json')) {
-      const body = {
-        status: 'success',
-        url: result.url,
-        markdown: result.markdown,
-        metadata: result.metadata,
-        stats: result.stats,
-        cache: { hit: false, ttl_seconds: CACHE_TTL_SECONDS },
-        ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
-      };
-      io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify(readResponseBody(result, false), null, 2)}\n`);
     } else {
       io.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
     }
@@ -236,17 +227,7 @@ async function runRemote(
   }
 }
 
-interface ScoreOutput {
-  status: 'success';
-  url: string;
-  score: {
-    value: number;
-    grade: string;
-    checks: Array<{ label: string; passed: boolean; points: number; max_points: number; detail: string }>;
-  };
-}
-
-function printScore(result: ScoreOutput, json: boolean, io: CliIo): void {
+function printScore(result: ScoreResponse, json: boolean, io: CliIo): void {
   if (json) {
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
@@ -289,9 +270,11 @@ function mapOptions(args: ParsedArgs): { limit?: number; search?: string; includ
   };
 }
 
+/** `--limit`: the bounds of POST /v1/map's `limit`. */
 function parseLimit(raw: string): number {
+  const { minimum, maximum } = OPERATIONS.map.body.properties.limit;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 5000) throw new UsageError('--limit must be an integer 1-5000');
+  if (!Number.isInteger(n) || n < minimum || n > maximum) throw new UsageError(`--limit must be an integer ${minimum}-${maximum}`);
   return n;
 }
 

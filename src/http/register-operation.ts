@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { WireOf } from './wire.js';
 import type { ChargeHandle } from '../billing/billed-call.js';
 import { errorEnvelopeSchema } from './schemas.js';
 import type { OperationSpec } from './operation-spec.js';
@@ -13,20 +14,6 @@ import { billedCall } from './plugins/billed-scope.js';
  * a body field the schema does not declare, or an answer field it does not list, fails to
  * compile instead of being dropped at run time.
  */
-
-/**
- * A schema's type with the open `[key: string]: unknown` of objects removed: what the
- * serializer actually sends (it drops undeclared fields), so building an undeclared field
- * is a compile error.
- */
-export type Wire<T> = T extends readonly (infer E)[]
-  ? Wire<E>[]
-  : T extends object
-    ? { [K in keyof T as string extends K ? (unknown extends T[K] ? never : K) : K]: Wire<T[K]> }
-    : T;
-
-/** The TypeScript type of a JSON schema, as the wire carries it. */
-export type WireOf<S extends JSONSchema> = Wire<FromSchema<S>>;
 
 export type BodyOf<Op> = Op extends { body: infer S extends JSONSchema }
   ? Op extends { bodyOptional: true }

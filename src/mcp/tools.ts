@@ -1,7 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import { costNote } from '../http/operation-spec.js';
 import type { PublicOperationName } from '../http/operations.js';
+import { OPERATIONS } from '../http/operations.js';
+import { toolInput } from './tool-input.js';
 
 /**
  * The pith MCP tools, shared by both transports. A tool turns its arguments into one
@@ -68,14 +70,26 @@ export interface PithBackend {
 
 export const TOOL_NAMES = ['read_url', 'read_and_score', 'score_url', 'extract', 'map_site', 'batch_read', 'usage'] as const;
 
-const url = z.string().min(1).describe('Public http(s) URL');
-const fresh = z.boolean().optional().describe('Skip the one-hour cache (the result is still cached); costs the same');
-const render = z
-  .union([z.boolean(), z.literal('auto')])
-  .optional()
-  .describe(
+/** Argument descriptions worded for an agent; types and bounds come from the REST schemas. */
+const DESCRIBE = {
+  url: 'Public http(s) URL',
+  fresh: 'Skip the one-hour cache (the result is still cached); costs the same',
+  render:
     'Render the page in a headless browser first: true for JavaScript apps (React, Vue, client-rendered docs), false never, "auto" (default) only when the page as served is a JavaScript shell. Same cost.',
-  );
+  fields: 'Named CSS selectors: {"price": {"selector": ".price"}, "images": {"selector": "img", "attr": "src", "all": true}}',
+  limit: 'Most links to return (default 1000, max 5000)',
+  include: 'Only URLs matching one of these patterns',
+  exclude: 'Drop URLs matching one of these patterns',
+  search: 'Rank links by relevance to this query',
+  same_domain: "Keep only URLs of the page's registrable domain (default true)",
+  urls: '1 to 100 public http(s) URLs',
+};
+
+/** A tool description: what it does, then what it costs, from the operation registry. */
+const described = (text: string, op: PublicOperationName): string => {
+  const note = costNote(OPERATIONS[op]);
+  return `${text} ${note ? `Cost: ${note}.` : 'Free; no slot.'}`;
+};
 
 /** The `render` argument as the REST body field, when given. */
 const renderField = (value: boolean | 'auto' | undefined): { render?: boolean | 'auto' } => (value === undefined ? {} : { render: value });
@@ -126,9 +140,11 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'read_url',
     {
       title: 'Read a URL as Markdown',
-      description:
-        'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. Pages that are JavaScript shells are rendered in a headless browser (render: "auto"); pass render: true for a JavaScript app. The structured result has metadata (title, description, language, author, published_at…) and, for web pages, metadata.page_type: article, forum (every post with its author line), product, collection or listing (every item), documentation, service or other. 1 credit; cached 1 h.',
-      inputSchema: { url, fresh, render },
+      description: described(
+        'Fetch a public web page, PDF, JSON, CSV, XML or text URL and return its main content as clean Markdown. Pages that are JavaScript shells are rendered in a headless browser (render: "auto"); pass render: true for a JavaScript app. The structured result has metadata (title, description, language, author, published_at…) and, for web pages, metadata.page_type: article, forum (every post with its author line), product, collection or listing (every item), documentation, service or other.',
+        'read',
+      ),
+      inputSchema: toolInput(OPERATIONS.read.body, DESCRIBE),
     },
     (args) =>
       run(async () => {
@@ -141,9 +157,11 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'read_and_score',
     {
       title: 'Read a URL and score its agent readiness',
-      description:
-        'Like read_url, plus a 0-100 score (grade A-F) of how readable the page is for AI agents, with each check explained. 1 credit.',
-      inputSchema: { url, fresh, render },
+      description: described(
+        'Like read_url, plus a 0-100 score (grade A-F) of how readable the page is for AI agents, with each check explained.',
+        'read-and-score',
+      ),
+      inputSchema: toolInput(OPERATIONS['read-and-score'].body, DESCRIBE),
     },
     (args) =>
       run(async () => {
@@ -162,9 +180,11 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'score_url',
     {
       title: 'Score a URL for AI agents',
-      description:
-        'Check how readable a page is for AI agents (server-rendered content, metadata, headings, JSON-LD, robots rules for AI crawlers, llms.txt, sitemap…). Free (0 credits); takes a concurrency slot.',
-      inputSchema: { url },
+      description: described(
+        'Check how readable a page is for AI agents (server-rendered content, metadata, headings, JSON-LD, robots rules for AI crawlers, llms.txt, sitemap…).',
+        'score',
+      ),
+      inputSchema: toolInput(OPERATIONS.score.body, DESCRIBE),
     },
     (args) =>
       run(async () => {
@@ -177,17 +197,11 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'extract',
     {
       title: 'Extract structured data',
-      description:
-        'Deterministic structured data of a page: JSON-LD, Open Graph, meta tags, headings, links, images, tables, and optional CSS-selector fields. 1 credit; cached 1 h.',
-      inputSchema: {
-        url,
-        fresh,
-        render,
-        fields: z
-          .record(z.string(), z.object({ selector: z.string(), attr: z.string().optional(), all: z.boolean().optional() }))
-          .optional()
-          .describe('Named CSS selectors: {"price": {"selector": ".price"}, "images": {"selector": "img", "attr": "src", "all": true}}'),
-      },
+      description: described(
+        'Deterministic structured data of a page: JSON-LD, Open Graph, meta tags, headings, links, images, tables, and optional CSS-selector fields.',
+        'extract',
+      ),
+      inputSchema: toolInput(OPERATIONS.extract.body, DESCRIBE),
     },
     (args) =>
       run(async () => {
@@ -205,16 +219,11 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'map_site',
     {
       title: 'Map a site',
-      description:
-        "List a site's URLs from its sitemaps (robots.txt Sitemap: lines, /sitemap.xml, indexes) and the page's own links; same site only; optional relevance search. 1 credit.",
-      inputSchema: {
-        url,
-        limit: z.number().int().min(1).max(5000).optional().describe('Most links to return (default 1000, max 5000)'),
-        include: z.array(z.string()).optional().describe('Only URLs matching one of these patterns'),
-        exclude: z.array(z.string()).optional().describe('Drop URLs matching one of these patterns'),
-        search: z.string().optional().describe('Rank links by relevance to this query'),
-        same_domain: z.boolean().optional().describe("Keep only URLs of the page's registrable domain (default true)"),
-      },
+      description: described(
+        "List a site's URLs from its sitemaps (robots.txt Sitemap: lines, /sitemap.xml, indexes) and the page's own links; same site only; optional relevance search.",
+        'map',
+      ),
+      inputSchema: toolInput(OPERATIONS.map.body, DESCRIBE),
     },
     (args) =>
       run(async () => {
@@ -229,9 +238,8 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'batch_read',
     {
       title: 'Read many URLs',
-      description:
-        'Read up to 100 URLs in one call (one concurrency slot). 1 credit per URL; failed items are refunded and reported with their error code.',
-      inputSchema: { urls: z.array(z.string().min(1)).min(1).max(100).describe('1 to 100 public http(s) URLs'), render },
+      description: described('Read up to 100 URLs in one call; failed items are refunded and reported with their error code.', 'batch'),
+      inputSchema: toolInput(OPERATIONS.batch.body, DESCRIBE),
     },
     (args) =>
       run(async () => {
@@ -250,7 +258,7 @@ export function createPithMcpServer(backend: PithBackend, opts: { version: strin
     'usage',
     {
       title: 'Credits and concurrency',
-      description: "The account's plan, monthly credits used and left, bought credits and concurrency. Free; no slot.",
+      description: described("The account's plan, monthly credits used and left, bought credits and concurrency.", 'usage'),
       inputSchema: {},
     },
     () =>

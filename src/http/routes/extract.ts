@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { compileFields } from '../../ops/extract-data.js';
+import type { ExtractResult } from '../../ops/extract.js';
 import { extractPage } from '../../ops/extract.js';
 import type { AppContext } from '../context.js';
 import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
+import type { extractResponseSchema } from '../schemas.js';
+import type { WireOf } from '../wire.js';
 import { renderInput } from './read.js';
 
 /** POST /v1/extract: cached 1 h (per URL and field specs), `fresh` honoured. */
@@ -25,12 +28,17 @@ export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): v
         ...renderInput(request.body),
       });
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
-      return {
-        status: 'success',
-        url: result.url,
-        data: result.data,
-        stats: { rendered: result.rendered === true },
-        ...(result.warnings?.length > 0 ? { warnings: result.warnings } : {}),
-      };
+      return extractResponseBody(result);
     });
+}
+
+/** The JSON body of an extract (also what `pith extract --json` prints). */
+export function extractResponseBody(result: ExtractResult): WireOf<typeof extractResponseSchema> {
+  return {
+    status: 'success',
+    url: result.url,
+    data: result.data,
+    stats: { rendered: result.rendered === true },
+    ...(result.warnings?.length > 0 ? { warnings: result.warnings } : {}),
+  };
 }
