@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expectedJson, firstDifference, loadCases, runCase } from './cases.js';
 
-// Never writes: regenerate with `npx tsx test/golden-formats/update.ts <case>|--all` and review the diff.
+// Never writes: regenerate with `npm run golden:update -- <case>|--all` and review the diff.
 describe('golden formats', () => {
   const cases = loadCases();
   it('has cases', () => {
