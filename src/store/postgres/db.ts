@@ -44,6 +44,13 @@ export async function transaction<T>(pool: PgPool, fn: (c: PoolClient) => Promis
   return guard(async () => {
     const client = await pool.connect();
     let broken: Error | undefined;
+    // A checked-out client whose connection drops between two queries emits 'error'; unheard,
+    // that would crash the process (the pool only listens on idle clients). Keep it as the
+    // reason to destroy the client; the next query fails and the caller answers 503.
+    const onError = (err: Error): void => {
+      broken ??= err;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const { commit, value } = await fn(client);
@@ -54,6 +61,7 @@ export async function transaction<T>(pool: PgPool, fn: (c: PoolClient) => Promis
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
+      client.off('error', onError);
       client.release(broken);
     }
   });

@@ -42,10 +42,16 @@ export async function openPostgresStores(options: PostgresStoreOptions): Promise
   pool.on('error', (err) => options.onError?.(err));
   try {
     const client = await pool.connect();
+    let broken: Error | undefined;
+    const onError = (err: Error): void => {
+      broken ??= err; // a drop between two statements: the next one fails and start-up reports it
+    };
+    client.on('error', onError);
     try {
       await migratePostgres(client, schema);
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   } catch (err) {
     await pool.end().catch(() => undefined);
