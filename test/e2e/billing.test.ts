@@ -4,6 +4,7 @@ import type { Site } from '../helpers/site.js';
 import { startSite } from '../helpers/site.js';
 import type { TestService } from '../helpers/service.js';
 import { startService } from '../helpers/service.js';
+import { seedPlanUsage } from '../helpers/seed.js';
 
 const PAGE =
   '<html lang="en"><head><title>Quota page</title></head><body><article><p>Some content that is long enough to read as an article body for the quota tests.</p></article></body></html>';
@@ -52,19 +53,7 @@ describe('billing: plans, packs, quota, month rollover', () => {
 
   it('Starter with pack S: plan credits, then bought credits falling, then PAYMENT_REQUIRED', async () => {
     const { apiKey, accountId } = await svc.newAccount('starter');
-    const period = utcPeriod(svc.clock.now);
-    // use up all but 2 plan credits in one bookkeeping charge instead of 9,998 calls
-    const pre = await svc.stores.ledger.charge({
-      chargeId: 'chg_seed',
-      accountId,
-      period,
-      amount: 9998,
-      planLimit: 10000,
-      allowBought: true,
-      operation: 'seed',
-      now: svc.clock.now,
-    });
-    expect(pre.ok).toBe(true);
+    await seedPlanUsage(svc, accountId, 'starter', 9998); // all but 2 plan credits
     expect(await svc.addPack(accountId, 'S')).toBe(500);
     const url = `${site.origin}/starter.html`;
     for (const remaining of ['1', '0']) {

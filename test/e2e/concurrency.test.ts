@@ -11,13 +11,14 @@ import type { Site } from '../helpers/site.js';
 import { startSite } from '../helpers/site.js';
 import type { TestService } from '../helpers/service.js';
 import { startService } from '../helpers/service.js';
+import { Gate } from '../helpers/gate.js';
 
 describe('concurrency slots and exact counters under load', () => {
   let site: Site;
   let svc: TestService;
   let inFlight = 0;
   let maxInFlight = 0;
-  const gates: Array<() => void> = [];
+  const gate = new Gate();
 
   beforeAll(async () => {
     site = await startSite(async (req, res) => {
@@ -26,7 +27,7 @@ describe('concurrency slots and exact counters under load', () => {
       maxInFlight = Math.max(maxInFlight, inFlight);
       try {
         if (req.url?.startsWith('/gate')) {
-          await new Promise<void>((resolve) => gates.push(resolve));
+          await gate.pass();
         } else {
           await sleep(5 + Math.floor(Math.random() * 10));
         }
@@ -39,7 +40,7 @@ describe('concurrency slots and exact counters under load', () => {
     svc = await startService();
   });
   afterAll(async () => {
-    for (const open of gates.splice(0)) open();
+    gate.releaseHeld();
     await svc.close();
     await site.close();
   });
@@ -47,7 +48,7 @@ describe('concurrency slots and exact counters under load', () => {
   it('answers CONCURRENT_LIMIT with in_flight, limit, retry_after 1 and Retry-After when slots are full', async () => {
     const { apiKey } = await svc.newAccount('free'); // 2 slots
     const held = [0, 1].map((i) => svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/gate?i=${i}` } }));
-    while (gates.length < 2) await sleep(5);
+    await gate.waitFor(2);
     const refused = await svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/x.html` } });
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ code: 'CONCURRENT_LIMIT', in_flight: 2, limit: 2, retry_after: 1 });
@@ -56,7 +57,7 @@ describe('concurrency slots and exact counters under load', () => {
     const usageWhileBusy = await svc.call('/v1/usage', { key: apiKey });
     expect(usageWhileBusy.status).toBe(200); // usage takes no slot
     expect(usageWhileBusy.json.concurrency).toEqual({ limit: 2, in_flight: 2 });
-    for (const open of gates.splice(0)) open();
+    gate.releaseHeld();
     const done = await Promise.all(held);
     expect(done.map((r) => r.status)).toEqual([200, 200]);
     expect(done.map((r) => r.headers['x-concurrent-remaining']).sort()).toEqual(['0', '1']);

@@ -12,6 +12,8 @@ import type { TestService } from '../helpers/service.js';
 import { startService } from '../helpers/service.js';
 import type { Site } from '../helpers/site.js';
 import { startSite } from '../helpers/site.js';
+import { Gate } from '../helpers/gate.js';
+import { seedPlanUsage } from '../helpers/seed.js';
 
 const PAGE = (n: number) =>
   `<!doctype html><html lang="en"><head><title>Tide table ${n}</title></head><body><main><article><h1>Tide table ${n}</h1>
@@ -21,19 +23,19 @@ describe('Idempotency-Key', () => {
   let site: Site;
   let svc: TestService;
   let served = 0;
-  const gates: Array<() => void> = [];
+  const gate = new Gate();
 
   beforeAll(async () => {
     site = await startSite(async (req, res) => {
       if (req.url === '/robots.txt' || req.url === '/missing') return void res.writeHead(404).end();
-      if (req.url?.startsWith('/slow')) await new Promise<void>((r) => gates.push(r));
+      if (req.url?.startsWith('/slow')) await gate.pass();
       served++;
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE(served));
     });
     svc = await startService();
   });
   afterAll(async () => {
-    for (const open of gates.splice(0)) open();
+    gate.releaseHeld();
     await svc.close();
     await site.close();
   });
@@ -46,9 +48,9 @@ describe('Idempotency-Key', () => {
     const { apiKey, accountId } = await svc.newAccount('starter');
     const url = `${site.origin}/slow/dupes`;
     const all = Array.from({ length: 5 }, () => read(apiKey, 'dupes-1', url));
-    while (gates.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await gate.waitFor(1);
     const early = await Promise.race([Promise.all(all.slice(1)), new Promise((r) => setTimeout(r, 2000, null))]);
-    for (const open of gates.splice(0)) open();
+    gate.releaseHeld();
     const answers = await Promise.all(all);
     const ok = answers.filter((a) => a.status === 200);
     const conflicts = answers.filter((a) => a.status === 409);
@@ -74,10 +76,10 @@ describe('Idempotency-Key', () => {
     socket.write(
       `POST /v1/read HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nIdempotency-Key: lost-1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
-    while (gates.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await gate.waitFor(1);
     // the answer is ready and delivered into a connection nobody reads any more
     socket.pause();
-    for (const open of gates.splice(0)) open();
+    gate.releaseHeld();
     let firstAnswer = '';
     socket.on('data', (d: Buffer) => {
       firstAnswer += d.toString();
@@ -150,19 +152,10 @@ describe('Idempotency-Key', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(await planUsed(accountId)).toBe(0);
     // quota used up: RATE_LIMITED is not kept, the same key runs once credits are back
-    await svc.stores.ledger.charge({
-      chargeId: `chg_seed_${accountId}`,
-      accountId,
-      period: utcPeriod(svc.clock.now),
-      amount: 1000,
-      planLimit: 1000,
-      allowBought: false,
-      operation: 'seed',
-      now: svc.clock.now,
-    });
+    const seeded = await seedPlanUsage(svc, accountId, 'free', 1000);
     const limited = await read(apiKey, 'quota-1', `${site.origin}/q`);
     expect(limited.status).toBe(429);
-    await svc.stores.ledger.settle({ chargeId: `chg_seed_${accountId}`, keep: 0, now: svc.clock.now });
+    await svc.stores.ledger.settle({ chargeId: seeded, keep: 0, now: svc.clock.now });
     const later = await read(apiKey, 'quota-1', `${site.origin}/q`);
     expect(later.status).toBe(200);
     expect(later.headers['idempotent-replayed']).toBeUndefined();

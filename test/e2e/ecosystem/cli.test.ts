@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utcPeriod } from '../../../src/billing/period.js';
 import type { TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
 import { pith } from './cli-helpers.js';
 import type { FixtureSite } from './fixtures.js';
 import { startFixtureSite } from './fixtures.js';
+import { seedPlanUsage } from '../../helpers/seed.js';
 
 const LOOPBACK = { ALLOW_PRIVATE_TARGETS: '127.0.0.1/32' };
 
@@ -134,16 +134,7 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
 
   it('exits 4 on a quota limit (Free account out of credits: RATE_LIMITED, not retried)', async () => {
     const { apiKey: freeKey, accountId } = await svc.newAccount('free');
-    await svc.stores.ledger.charge({
-      chargeId: 'chg_cli_seed',
-      accountId,
-      period: utcPeriod(svc.clock.now),
-      amount: 1000,
-      planLimit: 1000,
-      allowBought: false,
-      operation: 'seed',
-      now: svc.clock.now,
-    });
+    await seedPlanUsage(svc, accountId, 'free', 1000);
     const run = await pith(['read', `${site.origin}/article.html`, '--remote', svc.baseUrl, '--key', freeKey]);
     expect(run.code).toBe(4);
     expect(run.stderr).toContain('error RATE_LIMITED (429)');

@@ -1,5 +1,6 @@
 import type { Site } from '../../helpers/site.js';
 import { startSite } from '../../helpers/site.js';
+import { Gate } from '../../helpers/gate.js';
 
 /** An article page with a title, headings, a list, a table and a link: enough for every tool. */
 export const ARTICLE_HTML = `<!doctype html>
@@ -34,13 +35,13 @@ export interface FixtureSite extends Site {
   /** Requests the site received for `/pixel.png`. */
   pixelHits(): number;
   /** Requests to `/slow…` wait here until the test opens them. */
-  gates: Array<() => void>;
+  gate: Gate;
   openGates(): void;
 }
 
 /** A loopback site: `/article.html`, `/docs/*.html`, `/shell.html` (JS shell), `/missing` (404), `/slow…` (gated), robots 404, a sitemap. */
 export async function startFixtureSite(): Promise<FixtureSite> {
-  const gates: Array<() => void> = [];
+  const gate = new Gate();
   let origin = '';
   let pixelHits = 0;
   const site = await startSite(async (req, res) => {
@@ -66,7 +67,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
       return void res.writeHead(204).end();
     }
     if (path === '/missing') return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>nope</h1>');
-    if (path.startsWith('/slow')) await new Promise<void>((resolve) => gates.push(resolve));
+    if (path.startsWith('/slow')) await gate.pass();
     if (path === '/article.html' || path.startsWith('/slow')) {
       return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE_HTML);
     }
@@ -82,13 +83,11 @@ export async function startFixtureSite(): Promise<FixtureSite> {
   origin = site.origin;
   return {
     ...site,
-    gates,
+    gate,
     pixelHits: () => pixelHits,
-    openGates: () => {
-      for (const open of gates.splice(0)) open();
-    },
+    openGates: () => gate.releaseHeld(),
     close: async () => {
-      for (const open of gates.splice(0)) open();
+      gate.releaseHeld();
       await site.close();
     },
   };

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -158,7 +157,7 @@ describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }
   it('/mcp takes concurrency slots like REST: CONCURRENT_LIMIT when the account is busy', async () => {
     const { apiKey } = await svc.newAccount('free');
     const held = [1, 2].map((i) => svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/slow?mcp=${i}` } }));
-    while (site.gates.length < 2) await sleep(5);
+    await site.gate.waitFor(2);
     const client = new Client({ name: 'pith-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }),

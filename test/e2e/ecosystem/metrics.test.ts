@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
@@ -38,7 +37,7 @@ describe('GET /metrics (Prometheus)', () => {
 
     // two reads hold both Free slots while we scrape
     const held = [1, 2].map((i) => svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/slow?m=${i}` } }));
-    while (site.gates.length < 2) await sleep(5);
+    await site.gate.waitFor(2);
     const busy = await svc.call('/metrics');
     expect(busy.status).toBe(200);
     expect(busy.headers['content-type']).toContain('text/plain');
@@ -64,7 +63,7 @@ describe('GET /metrics (Prometheus)', () => {
   it('counts CONCURRENT_LIMIT refusals', async () => {
     const { apiKey } = await svc.newAccount('free');
     const held = [1, 2].map((i) => svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/slow?r=${i}` } }));
-    while (site.gates.length < 2) await sleep(5);
+    await site.gate.waitFor(2);
     const refused = await svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/article.html` } });
     expect(refused.status).toBe(429);
     site.openGates();

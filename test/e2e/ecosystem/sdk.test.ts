@@ -1,6 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utcPeriod } from '../../../src/billing/period.js';
 import type { RetryInfo } from '../../../packages/sdk/src/index.js';
 import {
   ConcurrentLimitError,
@@ -16,6 +14,7 @@ import type { TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
 import type { FixtureSite } from './fixtures.js';
 import { startFixtureSite } from './fixtures.js';
+import { seedPlanUsage } from '../../helpers/seed.js';
 
 describe('@pith/sdk against a real started server', () => {
   let svc: TestService;
@@ -103,7 +102,7 @@ describe('@pith/sdk against a real started server', () => {
     const { apiKey } = await svc.newAccount('free');
     const holder = new PithClient({ baseUrl: svc.baseUrl, apiKey, retry: { maxRetries: 0 } });
     const held = [1, 2].map((i) => holder.read(`${site.origin}/slow?i=${i}`));
-    while (site.gates.length < 2) await sleep(5);
+    await site.gate.waitFor(2);
 
     const retries: RetryInfo[] = [];
     const { client, calls } = countingClient(apiKey, {
@@ -128,7 +127,7 @@ describe('@pith/sdk against a real started server', () => {
     const { apiKey } = await svc.newAccount('free');
     const holder = new PithClient({ baseUrl: svc.baseUrl, apiKey });
     const held = [1, 2].map((i) => holder.read(`${site.origin}/slow?off=${i}`));
-    while (site.gates.length < 2) await sleep(5);
+    await site.gate.waitFor(2);
     const { client, calls } = countingClient(apiKey, { maxRetries: 0 });
     const err = await client.read(`${site.origin}/article.html`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConcurrentLimitError);
@@ -140,17 +139,7 @@ describe('@pith/sdk against a real started server', () => {
 
   it('does not retry RATE_LIMITED unless asked; when asked, retries after the wait', async () => {
     const { apiKey, accountId } = await svc.newAccount('free');
-    const seeded = await svc.stores.ledger.charge({
-      chargeId: 'chg_sdk_seed',
-      accountId,
-      period: utcPeriod(svc.clock.now),
-      amount: 1000,
-      planLimit: 1000,
-      allowBought: false,
-      operation: 'seed',
-      now: svc.clock.now,
-    });
-    expect(seeded.ok).toBe(true);
+    await seedPlanUsage(svc, accountId, 'free', 1000);
 
     const plain = countingClient(apiKey);
     const err = await plain.client.read(`${site.origin}/article.html`).catch((e: unknown) => e);
@@ -180,7 +169,7 @@ describe('@pith/sdk against a real started server', () => {
     const client = new PithClient({ baseUrl: svc.baseUrl, apiKey });
     const controller = new AbortController();
     const pending = client.read(`${site.origin}/slow?abort=1`, { signal: controller.signal }).catch((e: unknown) => e);
-    while (site.gates.length < 1) await sleep(5);
+    await site.gate.waitFor(1);
     controller.abort(new Error('caller gave up'));
     const err = await pending;
     expect(err).toBeInstanceOf(Error);

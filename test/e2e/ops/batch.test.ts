@@ -1,11 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../helpers/site.js';
 import { startSite } from '../../helpers/site.js';
 import type { TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
 import type { BadInputCase } from './helpers.js';
-import { Gate, commonBadBodies, seedPlanUsage, usageOf } from './helpers.js';
+import { Gate } from '../../helpers/gate.js';
+import { seedPlanUsage } from '../../helpers/seed.js';
+import { commonBadBodies, usageOf } from './helpers.js';
 
 const page = (name: string): string =>
   `<html lang="en"><head><title>${name}</title></head><body><article><h1>${name}</h1><p>This is the page called ${name}; it has enough words to be read as an article body by the converter.</p></article></body></html>`;
@@ -113,13 +114,13 @@ describe('POST /v1/batch', () => {
     gate.close();
     const urls = Array.from({ length: 100 }, (_, i) => `${site.origin}/gate/${i}`);
     const batch = svc.call('/v1/batch', { key: apiKey, body: { urls } });
-    while (gate.pending < svc.config.batchParallelism) await sleep(5);
+    await gate.waitFor(svc.config.batchParallelism);
     const usage = await svc.call('/v1/usage', { key: apiKey });
     expect(usage.json.concurrency).toEqual({ limit: 2, in_flight: 1 });
     expect(await svc.stores.slots.inFlight(accountId, svc.clock.now)).toBe(1);
     // the second slot is still free: a read takes it, a third call is refused
     const read = svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/gate/read` } });
-    while (gate.pending < svc.config.batchParallelism + 1) await sleep(5);
+    await gate.waitFor(svc.config.batchParallelism + 1);
     const refused = await svc.call('/v1/batch', { key: apiKey, body: { urls: [`${site.origin}/x`] } });
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ code: 'CONCURRENT_LIMIT', in_flight: 2, limit: 2 });

@@ -1,26 +1,9 @@
 import { utcPeriod } from '../../../src/billing/period.js';
-import { PLANS } from '../../../src/billing/plans.js';
-import type { PlanId } from '../../../src/store/types.js';
 import type { CallOptions, TestService } from '../../helpers/service.js';
 
 /** Exact counters of an account in the service's current month. */
 export async function usageOf(svc: TestService, accountId: string): Promise<{ planUsed: number; boughtBalance: number }> {
   return svc.stores.ledger.getUsage(accountId, utcPeriod(svc.clock.now));
-}
-
-/** Uses up `used` plan credits in one bookkeeping charge (as billing.test.ts does), instead of thousands of calls. */
-export async function seedPlanUsage(svc: TestService, accountId: string, plan: PlanId, used: number): Promise<void> {
-  const res = await svc.stores.ledger.charge({
-    chargeId: `chg_seed_${accountId}`,
-    accountId,
-    period: utcPeriod(svc.clock.now),
-    amount: used,
-    planLimit: PLANS[plan].monthlyCredits,
-    allowBought: false,
-    operation: 'seed',
-    now: svc.clock.now,
-  });
-  if (!res.ok) throw new Error('seed charge failed');
 }
 
 export interface BadInputCase {
@@ -76,24 +59,4 @@ export function badUrlCases(extra: Record<string, unknown> = {}): BadInputCase[]
     c('metadata IP literal', 'http://169.254.169.254/latest/meta-data/', 'INVALID_URL'),
     c('credentials in URL', 'http://user:pw@example.com/', 'INVALID_URL'),
   ];
-}
-
-/** Releases requests a test site holds until the test says so. */
-export class Gate {
-  private open = false;
-  private waiting: Array<() => void> = [];
-  get pending(): number {
-    return this.waiting.length;
-  }
-  async pass(): Promise<void> {
-    if (this.open) return;
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-  release(): void {
-    this.open = true;
-    for (const go of this.waiting.splice(0)) go();
-  }
-  close(): void {
-    this.open = false;
-  }
 }

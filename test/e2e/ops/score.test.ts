@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../helpers/site.js';
 import { startSite } from '../../helpers/site.js';
@@ -8,7 +7,8 @@ import type { TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
 import { SITES_DIR, fixtureSlugs, startFixtureSites } from './fixture-sites.js';
 import type { BadInputCase } from './helpers.js';
-import { Gate, badUrlCases, commonBadBodies, usageOf } from './helpers.js';
+import { Gate } from '../../helpers/gate.js';
+import { badUrlCases, commonBadBodies, usageOf } from './helpers.js';
 
 interface Expected {
   value: number;
@@ -94,7 +94,7 @@ describe('POST /v1/score', () => {
     const { apiKey, accountId } = await svc.newAccount('free');
     gate.close();
     const held = [1, 2].map((i) => svc.call('/v1/score', { key: apiKey, body: { url: `${slow.origin}/page/${i}` } }));
-    while (gate.pending < 2) await sleep(5);
+    await gate.waitFor(2);
     const refused = await svc.call('/v1/score', { key: apiKey, body: { url: sites.urlOf('docs-site') } });
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ code: 'CONCURRENT_LIMIT', in_flight: 2, limit: 2, retry_after: 1 });

@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Site } from '../../helpers/site.js';
 import { startSite } from '../../helpers/site.js';
 import type { TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
-import { Gate, usageOf } from './helpers.js';
+import { Gate } from '../../helpers/gate.js';
+import { usageOf } from './helpers.js';
 
 /** Every sibling operation holds exactly one slot while it runs and is refused when none is left. */
 describe('concurrency slots of the sibling operations', () => {
@@ -38,7 +38,7 @@ describe('concurrency slots of the sibling operations', () => {
     const { apiKey, accountId } = await svc.newAccount('free');
     gate.close();
     const running = svc.call(path, { key: apiKey, body: body(`${site.origin}/gate${path.replaceAll('/', '-')}`) });
-    while (gate.pending === 0) await sleep(5);
+    await gate.waitFor(1);
     expect((await svc.call('/v1/usage', { key: apiKey })).json.concurrency).toEqual({ limit: 2, in_flight: 1 });
     gate.release();
     const done = await running;
@@ -51,7 +51,7 @@ describe('concurrency slots of the sibling operations', () => {
     const { apiKey, accountId } = await svc.newAccount('free');
     gate.close();
     const held = [1, 2].map((i) => svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/gate/held/${path}/${i}` } }));
-    while (gate.pending < 2) await sleep(5);
+    await gate.waitFor(2);
     const refused = await svc.call(path, { key: apiKey, body: body(`${site.origin}/free${path}`) });
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({ code: 'CONCURRENT_LIMIT', in_flight: 2, limit: 2, retry_after: 1 });
