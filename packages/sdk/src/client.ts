@@ -1,6 +1,7 @@
 import type { PithError } from './errors.js';
 import { ConnectionError, errorFromEnvelope } from './errors.js';
 import type { BatchResults, Billing, WithBilling } from './client-types.js';
+import { IDEMPOTENT_PATHS } from './types.js';
 import type {
   BatchRequest,
   ExtractRequest,
@@ -62,8 +63,8 @@ export interface CallOptions {
   idempotencyKey?: string;
 }
 
-/** Billable POSTs: the server keeps their answers per Idempotency-Key for 24 h. */
-const IDEMPOTENT_PATHS = new Set(['/v1/read', '/v1/read-and-score', '/v1/extract', '/v1/map', '/v1/batch']);
+/** Billable POSTs: the server keeps their answers per Idempotency-Key for 24 h (generated from /openapi.json). */
+const IDEMPOTENT = new Set(IDEMPOTENT_PATHS);
 
 const DEFAULT_RETRY = { maxRetries: 3, retryRateLimited: false, baseDelayMs: 500, maxDelayMs: 30_000 };
 
@@ -142,7 +143,7 @@ export class PithClient {
     options: CallOptions = {},
   ): Promise<{ response: Response; billing: Billing }> {
     // one key for the whole call, the same on each retry
-    const idempotencyKey = method === 'POST' && IDEMPOTENT_PATHS.has(path) ? (options.idempotencyKey ?? newIdempotencyKey()) : null;
+    const idempotencyKey = method === 'POST' && IDEMPOTENT.has(path) ? (options.idempotencyKey ?? newIdempotencyKey()) : null;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.#once(method, path, body, accept, options, idempotencyKey);

@@ -236,3 +236,6 @@ export interface UsageResponse {
 }
 
 export type PlanId = "free" | "starter" | "growth" | "scale" | "enterprise";
+
+/** Operations that take an Idempotency-Key: the server keeps their answers per key for 24 h. */
+export const IDEMPOTENT_PATHS: readonly string[] = ["/v1/read", "/v1/batch", "/v1/read-and-score", "/v1/extract", "/v1/map"];

@@ -172,5 +172,16 @@ export function generateSdkTypes(doc: Schema): string {
     const doc = docComment(schema.description, '');
     return text.startsWith('{\n') ? `${doc}export interface ${name} ${text}\n` : `${doc}export type ${name} = ${text};\n`;
   });
-  return `${HEADER}\n${blocks.join('\n')}`;
+  return `${HEADER}\n${blocks.join('\n')}\n${idempotentPaths(doc)}`;
 }
+
+/** The paths whose operations document an Idempotency-Key header, as a constant the client uses. */
+function idempotentPaths(doc: Schema): string {
+  const paths = Object.entries(doc.paths as Record<string, Record<string, Schema>>)
+    .filter(([path, ops]) => path.startsWith('/v1/') && Object.values(ops).some((op) => hasIdempotencyKey(op)))
+    .map(([path]) => JSON.stringify(path));
+  return `/** Operations that take an Idempotency-Key: the server keeps their answers per key for 24 h. */\nexport const IDEMPOTENT_PATHS: readonly string[] = [${paths.join(', ')}];\n`;
+}
+
+const hasIdempotencyKey = (op: Schema): boolean =>
+  Array.isArray(op.parameters) && (op.parameters as Schema[]).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
