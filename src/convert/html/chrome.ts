@@ -17,7 +17,7 @@ const CHROME_ANYWHERE =
   /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar|lang(?:uage)?-?(?:switcher|selector|picker|menu)|prev-?next|next-?prev|page-?nav/;
 /** Class/id words that mean chrome as a whole token (`nav`, but not `canvas`). */
 const CHROME_TOKEN =
-  /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar)(?:[\s_-]|$)/;
+  /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar|tags|tag-?list|taglist|post-?tags|tag-?cloud)(?:[\s_-]|$)/;
 /** Per type: blocks that belong to other products, other pages or other people. */
 const NOT_THIS_PRODUCT =
   /related|recommend|upsell|up-sell|cross-?sell|also-?(?:bought|viewed|like)|you-?may|may-?also|recently-?viewed|similar|complete-?the-?look|frequently-?bought/;
@@ -26,7 +26,10 @@ const RELATED = /(?:^|[\s_-])(?:related|recommended|more-?stories|read-?next)(?:
 const SIMILAR = /similar|suggested/;
 /** Per-post widgets of thread software: votes, signatures, user panels, action bars, reply boxes. */
 const POST_WIDGETS =
-  /(?:^|[\s_-])(?:votes?|voting|vote-?cell|signature|avatar|user-?(?:stats|extras|badges?|title|rank|role|level|banner)|post-?(?:count|actions|tools|menu|controls)|action-?bar|reply-?(?:form|box)|quick-?reply|like-?(?:count|button|box)|reactions?|report)(?:[\s_-]|$)/;
+  /(?:^|[\s_-])(?:votes?|voting|vote-?cell|signature|user-?(?:stats|extras|badges?|title|rank|role|level|banner)|profile-?(?:posts|joined|rank|location|custom-?field)|join-?date|post-?(?:count|actions|tools|menu|controls|buttons)|action-?bar|reply-?(?:form|box)|quick-?reply|like-?(?:count|button|box)|reactions?|report|back2top|reputation|reputation-?score|flair|badgecount)(?:[\s_-]|$)/;
+/** Avatars: a picture or a letter, never the name beside it (a class like `no-avatar` may hold the name). */
+const AVATAR = /(?:^|[\s_-])(?:avatar|gravatar\w*)(?:[\s_-]|$)/;
+const AVATAR_MAX_TEXT = 2;
 const SIGNATURE = /signature/;
 /** Blocks up to this long are tested for UI wording. */
 const SHORT_BLOCK_MAX = 200;
@@ -38,7 +41,9 @@ const CALL_TO_ACTION =
   /^(?:learn more|read more|find out more|see more|explore more|discover more|get started(?: for free| free| now| today)?|start (?:your )?free(?: trial)?|start for free|create (?:an |your )?(?:free )?account|join (?:now|for free|free)|try (?:it )?(?:for )?free|try now|sign up(?: for free| free| now)?|book a demo|request a demo|get a demo|schedule a demo|contact (?:us|sales)|get in touch|talk to sales|download(?: now)?|shop now|buy now|view (?:all|more|details)|see (?:all|details)|more info)(?:\s*[›»→>])?$/i;
 /** Thread software's UI labels: quote expanders, post numbers, reply prompts, edit notes. */
 const THREAD_UI_TEXT =
-  /^(?:click to expand\.*|#\d+|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
+  /^(?:click to expand\.*|#\d+|post|permalink|top|back to top|sorted by:?|(?:asked|modified|active|viewed) ?\d[\w .,]{0,20}(?:ago|times)|(?:posts|joined|join date|messages|reputation|reaction score|points|member since|location|trophies)\s*:.{0,40}|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
+/** Longer thread notices: the invitation to ask or browse under a Q&A page. */
+const THREAD_UI_NOTICE = /^(?:not the answer you're looking for\?|browse other questions tagged)/i;
 const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|respond|disqus|replies)(?:[\s_-]|$)/;
 
 /** What class-based chrome rules never drop: wrappers of the content, and blocks above a text share. */
@@ -80,7 +85,10 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;
   if (READER_COMMENTS.test(ci) && (pageType !== 'forum' || remarkInPost(el, s.textLen, stats, guard.posts))) return true;
   // A "signature" holding a date is the post's author card ("answered May 3 by …"), not a signature.
-  if (pageType === 'forum' && POST_WIDGETS.test(ci)) return !(SIGNATURE.test(ci) && holdsDate(el));
+  // A "signature" holding a date is the post's author card ("answered May 3 by …"), and a
+  // widget holding a link to a member's profile is the author line: both stay.
+  if (pageType === 'forum' && POST_WIDGETS.test(ci)) return !((SIGNATURE.test(ci) && holdsDate(el)) || holdsProfileLink(el));
+  if (pageType === 'forum' && AVATAR.test(ci) && s.textLen <= AVATAR_MAX_TEXT) return true;
   return false;
 }
 
@@ -107,7 +115,7 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   if (textLen > BOILERPLATE_TEXT_MAX) return false;
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
   if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
-  return pageType === 'forum' && THREAD_UI_TEXT.test(t);
+  return pageType === 'forum' && (THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t));
 }
 
 export function holdsPageHeading(el: Element, stats: StatsMap): boolean {
@@ -115,6 +123,19 @@ export function holdsPageHeading(el: Element, stats: StatsMap): boolean {
   while (stack.length > 0) {
     const n = stack.pop() as Element;
     if (n.name === 'h1') return linkDensity(stats.get(n)) < 0.5;
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
+}
+
+/** A link to a member's profile page: `/members/…`, `/u/…`, `/users/…`, `member.php?u=…`. */
+const PROFILE_PATH = /^(?:https?:\/\/[^/]+)?\.?\/?(?:[\w-]+\/)*?(?:members?|users?|u|profiles?|authors?)(?:\/|\.php\b)/i;
+
+function holdsProfileLink(el: Element): boolean {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (n.name === 'a' && PROFILE_PATH.test(n.attribs.href ?? '')) return true;
     for (const c of n.children) if (isElement(c)) stack.push(c);
   }
   return false;

@@ -258,6 +258,8 @@ function isHidden(el: Element): boolean {
   if (a['aria-hidden'] === 'true' && !isMathCarrier(el)) return true;
   if (a.style !== undefined && HIDDEN_STYLE.test(a.style)) return true;
   if (a.class !== undefined && HIDDEN_CLASS.test(a.class)) return true;
+  // schema.org list positions ("1", "2") are ordering data that themes hide, not text.
+  if (a.itemprop === 'position' && /^\s*\d{1,6}\s*$/.test(textOf(el))) return true;
   return false;
 }
 

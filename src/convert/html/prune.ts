@@ -248,7 +248,7 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
 /** Rows examined to tell a data table from a layout table. */
 const DATA_TABLE_SAMPLE_ROWS = 30;
 
-function isDataTable(el: Element, s: ElementStats | undefined): boolean {
+export function isDataTable(el: Element, s: ElementStats | undefined): boolean {
   if (el.attribs.role === 'presentation' || el.attribs.role === 'none') return false;
   let rows = 0;
   let hasHead = false;

@@ -4,7 +4,7 @@ import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
-import { normaliseTitle } from './prune.js';
+import { isDataTable, normaliseTitle } from './prune.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
 import type { StatsMap } from './stats.js';
@@ -30,8 +30,28 @@ const THREAD_LINK_BLOCK_MAX = 80;
 const LINK_ONLY_DENSITY = 0.9;
 /** Headings of blocks that show other products, other pages or other people's picks. */
 const OTHERS_HEADING =
-  /^(?:(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased)|you (?:may|might) also (?:like|love|enjoy|be interested in)|(?:related|similar|recommended|suggested) (?:products|items|articles|posts|stories|reads)|recently viewed(?: items| products)?|frequently bought together|more (?:items )?from (?:this|the) (?:seller|brand|shop|store)|seller'?s other items|(?:sponsored|featured) products related to this item|complete the look|explore similar (?:items|products)|compare (?:with )?similar (?:items|products))\b/i;
+  /^(?:(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased)|you (?:may|might) also (?:like|love|enjoy|be interested in)|(?:related|similar|recommended|suggested) (?:products|items|articles|posts|stories|reads)|recently viewed(?: items| products)?|frequently bought together|more (?:items )?from (?:this|the) (?:seller|brand|shop|store)|seller'?s other items|(?:sponsored|featured) products related to this item|complete the look|explore similar (?:items|products)|compare (?:with )?similar (?:items|products)|who is online|users browsing this (?:forum|thread|topic)|(?:forum|board) statistics)\b/i;
 const OTHERS_HEADING_MAX = 80;
+/** Cells looked at to tell a layout table from a data table. */
+const TABLE_CELLS_SAMPLED = 60;
+const BLOCKISH = new Set([
+  'div',
+  'table',
+  'ul',
+  'ol',
+  'dl',
+  'section',
+  'article',
+  'form',
+  'blockquote',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+]);
 /** A code toolbar's label ("js", "Copy") is at most this long. */
 const CODE_LABEL_MAX = 20;
 /** A thread's first post is looked for this many wrapper levels above the replies. */
@@ -170,7 +190,8 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
       drop.add(blockHeadedBy(el, stats, guard, roots));
       continue;
     }
-    if (el.name === 'p' || el.name === 'pre' || el.name === 'table') continue;
+    // Paragraphs, listings and data tables are content as a whole; layout tables (old forums) are not.
+    if (el.name === 'p' || el.name === 'pre' || (el.name === 'table' && isDataTable(el, s) && !cellsHoldBlocks(el, stats))) continue;
     dropCodeToolbar(el, stats, drop);
     stack.push(...childElementsReversed(el));
   }
@@ -189,6 +210,25 @@ function blockHeadedBy(heading: Element, stats: StatsMap, guard: ChromeGuard, ro
     block = p;
   }
   return block;
+}
+
+/** A table whose cells hold blocks (divs, lists, nested tables) lays out a page; a data table's cells hold text. */
+function cellsHoldBlocks(table: Element, stats: StatsMap): boolean {
+  const stack: Element[] = [table];
+  let seen = 0;
+  while (stack.length > 0 && seen < TABLE_CELLS_SAMPLED) {
+    const el = stack.pop() as Element;
+    if (el.name === 'td' || el.name === 'th') {
+      seen++;
+      for (const c of el.children)
+        if (isElement(c) && c.name !== 'p' && c.name !== 'br' && stats.get(c)?.hasBlock !== false) {
+          if (BLOCKISH.has(c.name)) return true;
+        }
+      continue;
+    }
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
 }
 
 function firstElementChild(el: Element): Element | null {

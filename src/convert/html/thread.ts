@@ -13,10 +13,13 @@ import type { StatsMap } from './stats.js';
 
 /** Microdata types of a post. */
 const POST_ITEM_TYPE = /(?:^|\/)(?:Comment|Answer|Question|DiscussionForumPosting|SocialMediaPosting|UserComments)$/;
+const QA_ITEM_TYPE = /(?:^|\/)(?:Answer|Question)$/;
 /** A post says something: at least this much text that is not links. */
 const POST_MIN_PROSE = 40;
 /** A thread has at least this many posts (one post and nothing else is an article). */
 const MIN_POSTS = 2;
+/** No post of a group holds more than this share of the group's text. */
+const POST_MAX_SHARE = 0.8;
 /** The repeated group must hold at least this share of the page's non-link text. */
 const THREAD_MIN_SHARE = 0.2;
 
@@ -33,23 +36,33 @@ export function findThread(body: Element, stats: StatsMap): Thread | null {
   return { posts, container };
 }
 
-/** Outermost elements whose itemtype is a post, with text of their own. */
+/**
+ * Elements whose itemtype is a post, with text of their own: the outermost ones, or all of
+ * them when the outermost is one post holding the others (a Question around its Answers,
+ * a first post around its replies).
+ */
 function declaredPosts(body: Element, stats: StatsMap): Element[] | null {
-  const out: Element[] = [];
-  const stack: Element[] = [body];
+  const all: Element[] = [];
+  const outermost: Element[] = [];
+  const stack: Array<[Element, boolean]> = [[body, false]];
   while (stack.length > 0) {
-    const el = stack.pop() as Element;
+    const [el, inside] = stack.pop() as [Element, boolean];
     const type = el.attribs.itemtype;
-    if (type?.split(/\s+/).some((t) => POST_ITEM_TYPE.test(t)) && prose(el, stats) >= POST_MIN_PROSE) {
-      out.push(el);
-      continue;
+    const isPost = type?.split(/\s+/).some((t) => POST_ITEM_TYPE.test(t)) === true && prose(el, stats) >= POST_MIN_PROSE;
+    if (isPost) {
+      all.push(el);
+      if (!inside) outermost.push(el);
     }
     for (let i = el.children.length - 1; i >= 0; i--) {
       const c = el.children[i];
-      if (isElement(c)) stack.push(c);
+      if (isElement(c)) stack.push([c, inside || isPost]);
     }
   }
-  return out.length >= MIN_POSTS ? out : null;
+  if (outermost.length >= MIN_POSTS) return outermost;
+  // On a Q&A page the question and the answers are the posts; comments under them are remarks.
+  const qa = all.some((p) => QA_ITEM_TYPE.test(p.attribs.itemtype ?? ''));
+  const posts = qa ? all.filter((p) => QA_ITEM_TYPE.test(p.attribs.itemtype ?? '')) : all;
+  return posts.length >= MIN_POSTS ? posts : null;
 }
 
 /** The repeated sibling group (same tag and class, ids and numbers ignored) with the most text. */
@@ -76,7 +89,14 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
     for (const g of groups.values()) {
       if (g.length < MIN_POSTS) continue;
       let total = 0;
-      for (const m of g) total += prose(m, stats);
+      let largest = 0;
+      for (const m of g) {
+        const p = prose(m, stats);
+        total += p;
+        largest = Math.max(largest, p);
+      }
+      // One block holding nearly everything beside a small one is a page wrapper and a footer.
+      if (largest > total * POST_MAX_SHARE) continue;
       if (total > bestProse) {
         best = g;
         bestProse = total;
@@ -86,15 +106,15 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
   return best;
 }
 
-/** Class tokens without per-post ones (`post-1234`, `author-jo`): what the template gives every post. */
+/**
+ * The template's base class: the first class token without digits (`post-1234` is one post's,
+ * and state classes such as `accepted-answer` or `bg2` come after the base class).
+ */
 function classSignature(el: Element): string {
   const cls = el.attribs.class;
   if (!cls) return '';
-  return cls
-    .split(/\s+/)
-    .filter((t) => t !== '' && !/\d/.test(t))
-    .sort()
-    .join(' ');
+  for (const t of cls.split(/\s+/)) if (t !== '' && !/\d/.test(t)) return t;
+  return '';
 }
 
 function prose(el: Element, stats: StatsMap): number {
