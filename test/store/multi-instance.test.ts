@@ -12,6 +12,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../src/billing/accounts.js';
 import { utcPeriod } from '../../src/billing/period.js';
+import { OPEN_CHARGE_TIMEOUT_MS, sweepOnce } from '../../src/billing/sweeper.js';
 import { openStores } from '../../src/store/open.js';
 import type { Stores } from '../../src/store/types.js';
 import type { Site } from '../helpers/site.js';
@@ -174,7 +175,7 @@ describe.skipIf(!hasRedis)(SUITE, () => {
     expect(await stores.slots.inFlight(account.id, Date.now())).toBe(0);
   }, 120_000);
 
-  it("SIGKILL mid-request: the dead instance's slots expire within 30 s; its charges are the documented loss window", async () => {
+  it("SIGKILL mid-request: the dead instance's slots expire within 30 s; its open charges are refunded by the sweeper", async () => {
     const { account, apiKey } = await createAccount(admin(), { plan: 'starter' });
     const period = utcPeriod(Date.now());
     const [victim, other] = instances;
@@ -212,5 +213,13 @@ describe.skipIf(!hasRedis)(SUITE, () => {
     }
     expect(served?.headers['x-service-billed']).toBe('plan');
     expect(await stores.ledger.getUsage(account.id, period)).toEqual({ planUsed: 6, boughtBalance: 0 });
+    // the five charges the dead instance left open: refunded by the sweep once they are old enough
+    const swept = await sweepOnce({
+      stores,
+      now: () => Date.now() + OPEN_CHARGE_TIMEOUT_MS + 1,
+      logger: { info: () => {}, error: () => {} },
+    });
+    expect(swept).toBeGreaterThanOrEqual(5);
+    expect(await stores.ledger.getUsage(account.id, period)).toEqual({ planUsed: 1, boughtBalance: 0 });
   }, 90_000);
 });
