@@ -21,6 +21,9 @@ const CHROME_TOKEN =
 /** Per type: blocks that belong to other products, other pages or other people. */
 const NOT_THIS_PRODUCT =
   /related|recommend|upsell|up-sell|cross-?sell|also-?(?:bought|viewed|like)|you-?may|may-?also|recently-?viewed|similar|complete-?the-?look|frequently-?bought/;
+/** Reviews widgets and rating summaries on a product page: other people's words about it. */
+const REVIEWS =
+  /(?:^|[\s_-])(?:reviews?|review-?list|customer-?reviews|star-?rating|product-?rating|ratings?)(?:[\s_-]|$)|seller-?card|sellercard|seller-?info/;
 const GRID_CONTROLS = /(?:^|[\s_-])(?:filters?|facets?|refine|refinements?|sort|sorting|sort-?by|toolbar|layered-?nav)(?:[\s_-]|$)/;
 const RELATED = /(?:^|[\s_-])(?:related|recommended|more-?stories|read-?next)(?:[\s_-]|$)/;
 const SIMILAR = /similar|suggested/;
@@ -42,6 +45,9 @@ const CALL_TO_ACTION =
 /** Thread software's UI labels: quote expanders, post numbers, reply prompts, edit notes. */
 const THREAD_UI_TEXT =
   /^(?:click to expand\.*|#\d+|post|permalink|top|back to top|sorted by:?|(?:asked|modified|active|viewed) ?\d[\w .,]{0,20}(?:ago|times)|(?:posts|joined|join date|messages|reputation|reaction score|points|member since|location|trophies)\s*:.{0,40}|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
+/** A shop's control labels left behind when prepare removed the controls. */
+const SHOP_UI_TEXT =
+  /^(?:quantity|qty|add to (?:cart|bag|basket)|buy (?:it )?now|add to (?:wish|watch) ?list|save for later|contact (?:the )?seller|ask a question)$/i;
 /** Longer thread notices: the invitation to ask or browse under a Q&A page. */
 const THREAD_UI_NOTICE = /^(?:not the answer you're looking for\?|browse other questions tagged)/i;
 const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|respond|disqus|replies)(?:[\s_-]|$)/;
@@ -80,7 +86,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   const ci = classAndId(el);
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
   if (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci)) return !holdsPageHeading(el, stats);
-  if (pageType === 'product' && NOT_THIS_PRODUCT.test(ci)) return true;
+  if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
   if ((pageType === 'collection' || pageType === 'listing') && GRID_CONTROLS.test(ci)) return true;
   if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;
   if (READER_COMMENTS.test(ci) && (pageType !== 'forum' || remarkInPost(el, s.textLen, stats, guard.posts))) return true;
@@ -115,6 +121,7 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   if (textLen > BOILERPLATE_TEXT_MAX) return false;
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
   if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
+  if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;
   return pageType === 'forum' && (THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t));
 }
 

@@ -30,7 +30,7 @@ const THREAD_LINK_BLOCK_MAX = 80;
 const LINK_ONLY_DENSITY = 0.9;
 /** Headings of blocks that show other products, other pages or other people's picks. */
 const OTHERS_HEADING =
-  /^(?:(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased)|you (?:may|might) also (?:like|love|enjoy|be interested in)|(?:related|similar|recommended|suggested) (?:products|items|articles|posts|stories|reads)|recently viewed(?: items| products)?|frequently bought together|more (?:items )?from (?:this|the) (?:seller|brand|shop|store)|seller'?s other items|(?:sponsored|featured) products related to this item|complete the look|explore similar (?:items|products)|compare (?:with )?similar (?:items|products)|who is online|users browsing this (?:forum|thread|topic)|(?:forum|board) statistics)\b/i;
+  /^(?:(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased)|you (?:may|might) also (?:like|love|enjoy|be interested in)|(?:related|similar|recommended|suggested) (?:products|items|articles|posts|stories|reads)|recently viewed(?: items| products)?|frequently bought together|more (?:items )?from (?:this|the) (?:seller|brand|shop|store)|seller'?s other items|about (?:this|the) seller|sponsored (?:items|products)|featured products related to this item|complete the look|explore similar (?:items|products)|compare (?:with )?similar (?:items|products)|who is online|users browsing this (?:forum|thread|topic)|(?:forum|board) statistics)\b/i;
 const OTHERS_HEADING_MAX = 80;
 /** Cells looked at to tell a layout table from a data table. */
 const TABLE_CELLS_SAMPLED = 60;

@@ -124,9 +124,25 @@ function nextContentSibling(label: Element): Element | null {
 }
 
 /** `<p><strong>label</strong></p>` as the panel's first child. */
+/** The panel's first element when it is a heading (looking through single wrappers). */
+function firstHeading(panel: Element): Element | null {
+  let el: Element | undefined = panel;
+  for (let depth = 0; el && depth < 4; depth++) {
+    const kids: Element[] = el.children.filter(isElement);
+    const lead = kids[0];
+    if (!lead) return null;
+    if (/^h[1-6]$/.test(lead.name)) return lead;
+    el = kids.length === 1 ? lead : undefined;
+  }
+  return null;
+}
+
 function prependLabel(panel: Element, tab: Element): void {
   const text = collapseWhitespace(textOf(tab));
   if (text === '' || text.length > MAX_LABEL_CHARS) return;
+  // A panel that opens with a heading naming itself needs no label (WooCommerce's "Description").
+  const heading = firstHeading(panel);
+  if (heading && collapseWhitespace(textOf(heading)).toLowerCase() === text.toLowerCase()) return;
   const strong = new Element('strong', {}, [new Text(text)]);
   const p = new Element('p', { 'data-pith-tab': '' }, [strong]);
   (strong.children[0] as Text).parent = strong;
