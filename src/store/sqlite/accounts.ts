@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { AccountRow, KeyRow } from '../rows.js';
 import { iso, toAccount, toKey } from '../rows.js';
 import type { Account, AccountStore } from '../types.js';
-import { guard } from './db.js';
+import { durably, guard } from './db.js';
 
 export function sqliteAccounts(db: Database.Database): AccountStore {
   const insertAccount = db.prepare('INSERT INTO accounts (id, name, plan, created_at) VALUES (?, ?, ?, ?)');
@@ -22,7 +22,7 @@ export function sqliteAccounts(db: Database.Database): AccountStore {
   return {
     async createAccount({ id, plan, name, now }) {
       return guard(() => {
-        insertAccount.run(id, name, plan, iso(now));
+        durably(db, () => insertAccount.run(id, name, plan, iso(now)));
         return toAccount(selectAccount.get(id) as AccountRow);
       });
     },
@@ -34,7 +34,7 @@ export function sqliteAccounts(db: Database.Database): AccountStore {
     },
     async setPlan(id, plan) {
       return guard(() => {
-        updatePlan.run(plan, id);
+        durably(db, () => updatePlan.run(plan, id));
         keyLookups.clear();
         const row = selectAccount.get(id) as AccountRow | undefined;
         return row ? toAccount(row) : null;
@@ -42,7 +42,7 @@ export function sqliteAccounts(db: Database.Database): AccountStore {
     },
     async createKey({ id, accountId, hash, prefix, name, now }) {
       return guard(() => {
-        insertKey.run(id, accountId, hash, prefix, name, iso(now));
+        durably(db, () => insertKey.run(id, accountId, hash, prefix, name, iso(now)));
         return toKey({ id, account_id: accountId, prefix, name, created_at: iso(now), revoked_at: null });
       });
     },
@@ -60,7 +60,7 @@ export function sqliteAccounts(db: Database.Database): AccountStore {
     },
     async revokeKey(accountId, keyId, now) {
       return guard(() => {
-        const revoked = revoke.run(iso(now), keyId, accountId).changes === 1;
+        const revoked = durably(db, () => revoke.run(iso(now), keyId, accountId).changes === 1);
         keyLookups.clear();
         return revoked;
       });

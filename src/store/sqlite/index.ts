@@ -22,9 +22,9 @@ export function openSqliteStores(dataDir: string): Stores {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, 'pith.sqlite'));
   db.pragma('journal_mode = WAL');
-  // FULL: an acknowledged charge, refund or purchase survives a power loss, not only a
-  // crash (WAL + NORMAL may roll back the last commits); group commit amortises the fsync
-  db.pragma('synchronous = FULL');
+  // NORMAL for the hot path; the writes a power loss must not undo commit with FULL
+  // (db.ts durably(): purchases, accounts, keys, plan changes)
+  db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   migrate(db);

@@ -14,7 +14,7 @@ import type {
   SettleRequest,
   SettleResult,
 } from '../types.js';
-import { guard } from './db.js';
+import { durably, guard } from './db.js';
 import type { GroupCommit } from './group-commit.js';
 import type { SqliteIdempotency } from './idempotency.js';
 
@@ -166,7 +166,7 @@ export function sqliteLedger(db: Database.Database, writes: GroupCommit, keys: S
       return writes.submit(() => refundTx(req));
     },
     async addBoughtCredits(input) {
-      return guard(() => purchaseTx.immediate(input));
+      return guard(() => durably(db, () => purchaseTx.immediate(input)));
     },
     async getUsage(accountId, period) {
       return guard(() => usage(accountId, period));
