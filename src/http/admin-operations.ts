@@ -10,6 +10,7 @@ import {
   creditPackRequestSchema,
   keyCreatedSchema,
   keyParamsSchema,
+  ledgerReportSchema,
 } from './admin-schemas.js';
 import type { OperationSpec } from './operation-spec.js';
 
@@ -42,12 +43,12 @@ export const ADMIN_OPERATIONS = {
     operationId: 'adminChangePlan',
     method: 'PATCH',
     path: '/admin/v1/accounts/:id',
-    summary: 'Change the plan',
+    summary: 'Change the plan (a paid account holding bought credits cannot move to Free)',
     auth: 'adminToken',
     params: accountParamsSchema,
     body: changePlanRequestSchema,
     response: { status: 200, description: 'the account', schema: accountSchema },
-    errors: ADMIN_ERRORS,
+    errors: [...ADMIN_ERRORS, 'PLAN_NOT_ELIGIBLE'],
   },
   adminCreateKey: {
     operationId: 'adminCreateKey',
@@ -75,11 +76,20 @@ export const ADMIN_OPERATIONS = {
     operationId: 'adminAddCreditPack',
     method: 'POST',
     path: '/admin/v1/accounts/:id/credit-packs',
-    summary: 'Add a credit pack; paid plans only',
+    summary: 'Add a credit pack; paid plans only; once per payment_id',
     auth: 'adminToken',
     params: accountParamsSchema,
     body: creditPackRequestSchema,
     response: { status: 200, description: 'The new bought-credit balance', schema: creditPackAddedSchema },
     errors: [...ADMIN_ERRORS, 'PLAN_NOT_ELIGIBLE'],
+  },
+  adminVerifyLedger: {
+    operationId: 'adminVerifyLedger',
+    method: 'GET',
+    path: '/admin/v1/ledger/verify',
+    summary: 'Recompute every month counter and bought balance from the ledger; differences and open charges (pith ledger verify)',
+    auth: 'adminToken',
+    response: { status: 200, description: 'The ledger check; `ok` is false on any difference', schema: ledgerReportSchema },
+    errors: ADMIN_ERRORS,
   },
 } as const satisfies Record<string, OperationSpec>;

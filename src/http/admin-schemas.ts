@@ -92,6 +92,12 @@ export const creditPackRequestSchema = {
         .map(([id, pack]) => `${id}: ${pack.credits} credits`)
         .join('; '),
     },
+    payment_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'The payment this pack was bought with: the same payment_id again adds nothing (a retried payment webhook).',
+    },
   },
 } as const;
 
@@ -101,5 +107,45 @@ export const creditPackAddedSchema = {
   properties: {
     status: success,
     bought_credits: { type: 'object', required: ['balance'], properties: { balance: { type: 'integer' } } },
+    duplicate: { type: 'boolean', description: 'Present (true) when this payment_id was already credited: nothing was added.' },
+  },
+} as const;
+
+export const ledgerReportSchema = {
+  type: 'object',
+  required: ['status', 'ok', 'accounts_checked', 'differences', 'open_charges'],
+  properties: {
+    status: success,
+    ok: { type: 'boolean', description: 'False when any counter differs from what its ledger rows add up to.' },
+    accounts_checked: { type: 'integer' },
+    differences: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['account_id', 'counter', 'stored', 'from_ledger'],
+        properties: {
+          account_id: { type: 'string' },
+          counter: { type: 'string', description: '`plan_used:YYYY-MM` or `bought_balance`' },
+          stored: { type: 'integer' },
+          from_ledger: { type: 'integer' },
+        },
+      },
+    },
+    open_charges: {
+      type: 'array',
+      description: 'Charges whose call has not delivered or been refunded yet; the sweeper refunds those older than OPEN_CHARGE_TIMEOUT_S.',
+      items: {
+        type: 'object',
+        required: ['charge_id', 'account_id', 'amount', 'refunded', 'operation', 'created_at'],
+        properties: {
+          charge_id: { type: 'string' },
+          account_id: { type: 'string' },
+          amount: { type: 'integer' },
+          refunded: { type: 'integer' },
+          operation: { type: 'string' },
+          created_at: { type: 'string' },
+        },
+      },
+    },
   },
 } as const;

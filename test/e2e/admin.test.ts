@@ -86,4 +86,23 @@ describe('admin API', () => {
     const doc = await svc.call('/openapi.json');
     expect(doc.json.openapi).toBe('3.1.0');
   });
+
+  it('credit packs are idempotent per payment_id; a downgrade to Free with bought credits is refused; the ledger verifies', async () => {
+    const created = await svc.call('/admin/v1/accounts', { key: ADMIN_TOKEN, body: { plan: 'growth' } });
+    const id = created.json.account_id as string;
+    const pay = (payment_id: string) =>
+      svc.call(`/admin/v1/accounts/${id}/credit-packs`, { key: ADMIN_TOKEN, body: { pack: 'M', payment_id } });
+    const first = await pay('pi_webhook_1');
+    expect(first.json).toEqual({ status: 'success', bought_credits: { balance: 2200 } });
+    const retried = await Promise.all([pay('pi_webhook_1'), pay('pi_webhook_1')]);
+    for (const r of retried) expect(r.json).toEqual({ status: 'success', bought_credits: { balance: 2200 }, duplicate: true });
+    expect((await pay('pi_webhook_2')).json.bought_credits.balance).toBe(4400);
+    const down = await svc.call(`/admin/v1/accounts/${id}`, { method: 'PATCH', key: ADMIN_TOKEN, body: { plan: 'free' } });
+    expect(down.status).toBe(409);
+    expect(down.json).toMatchObject({ code: 'PLAN_NOT_ELIGIBLE', message: expect.stringContaining('4400 bought credits') });
+    const verify = await svc.call('/admin/v1/ledger/verify', { key: ADMIN_TOKEN });
+    expect(verify.status).toBe(200);
+    expect(verify.json).toMatchObject({ status: 'success', ok: true, differences: [] });
+    expect(verify.json.accounts_checked).toBeGreaterThanOrEqual(1);
+  });
 });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { addCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey } from '../../billing/accounts.js';
+import { buyCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey, verifyLedger } from '../../billing/accounts.js';
 import type { AppContext } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { requireBearerSecret } from '../plugins/auth.js';
@@ -41,7 +41,9 @@ export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adm
   });
 
   operationRoute(scope, OPERATIONS.adminAddCreditPack).handle(async (request) => {
-    const balance = await addCreditPack(ctx, request.params.id, request.body.pack);
-    return { status: 'success', bought_credits: { balance } };
+    const { balance, duplicate } = await buyCreditPack(ctx, request.params.id, request.body.pack, request.body.payment_id);
+    return { status: 'success', bought_credits: { balance }, ...(duplicate ? { duplicate: true } : {}) };
   });
+
+  operationRoute(scope, OPERATIONS.adminVerifyLedger).handle(async () => ({ status: 'success', ...(await verifyLedger(ctx)) }));
 }
