@@ -12,15 +12,22 @@ import { operationRoute } from '../register-operation.js';
  * validation, slot, charge, cache, refund and headers as a REST call, and nothing to keep in
  * sync. Inner request ids are `<mcp request id>.<n>`, so logs tie them to the MCP call.
  */
-function injectBackend(app: FastifyInstance, authorization: string, requestId: string): PithBackend {
+function injectBackend(app: FastifyInstance, authorization: string, requestId: string, idempotencyKey: string | null): PithBackend {
   let n = 0;
   return {
     async call(op, body) {
       const route = OPERATIONS[op];
+      n++;
       const res = await app.inject({
         method: route.method,
         url: route.path,
-        headers: { authorization, 'x-request-id': `${requestId}.${++n}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization,
+          'x-request-id': `${requestId}.${n}`,
+          // a retried POST /mcp with its Idempotency-Key replays each tool call instead of charging again
+          ...(idempotencyKey ? { 'idempotency-key': `${idempotencyKey}.${n}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body ? { payload: JSON.stringify(body) } : {}),
       });
       const headers: Record<string, string> = {};
@@ -55,7 +62,9 @@ export async function registerMcpRoute(app: FastifyInstance, ctx: AppContext): P
   await app.register(async (scope) => {
     registerApiKeyAuth(scope, ctx.stores);
     operationRoute(scope, OPERATIONS.mcp).handle(async (request, reply) => {
-      const backend = injectBackend(app, request.headers.authorization ?? '', request.id);
+      const outerKey = request.headers['idempotency-key'];
+      const key = typeof outerKey === 'string' && /^[\x21-\x7e]{1,240}$/.test(outerKey) ? outerKey : null;
+      const backend = injectBackend(app, request.headers.authorization ?? '', request.id, key);
       const server = createPithMcpServer(backend, { version: ctx.config.engineVersion });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.hijack();

@@ -154,6 +154,32 @@ describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }
     expect(metrics).toMatch(/^pith_requests_total\{op="mcp",code="OK"\} [1-9]/m);
   });
 
+  it('/mcp: a retried POST with its Idempotency-Key replays the tool call instead of charging again', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const message = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'read_url', arguments: { url: `${site.origin}/article.html`, fresh: true } },
+    };
+    const post = (key: string) =>
+      svc.call('/mcp', {
+        key: apiKey,
+        headers: { accept: 'application/json, text/event-stream', 'idempotency-key': key },
+        body: message,
+      });
+    const first = await post('mcp-retry-1');
+    const again = await post('mcp-retry-1');
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(first.json.result.structuredContent.markdown).toContain('Why Markdown');
+    expect(again.json.result.structuredContent.markdown).toBe(first.json.result.structuredContent.markdown);
+    expect(await creditsUsed(apiKey)).toBe(1);
+    // another key is another call
+    await post('mcp-retry-2');
+    expect(await creditsUsed(apiKey)).toBe(2);
+  });
+
   it('/mcp takes concurrency slots like REST: CONCURRENT_LIMIT when the account is busy', async () => {
     const { apiKey } = await svc.newAccount('free');
     const held = [1, 2].map((i) => svc.call('/v1/read', { key: apiKey, body: { url: `${site.origin}/slow?mcp=${i}` } }));
