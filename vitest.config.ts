@@ -1,12 +1,32 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that measure the machine (event-loop latency while hostile pages are read, memory
+ * and 503s under overload) run alone, after everything else: next to the chaos test's three
+ * server processes on a 2-core machine they would measure the neighbours. The chaos and
+ * multi-instance tests run last, one at a time, for the same reason in reverse.
+ */
+const MEASURING = ['test/e2e/hostile.test.ts'];
+const HEAVY = ['test/store/chaos.test.ts', 'test/store/multi-instance.test.ts'];
+
+const shared = { testTimeout: 30_000, hookTimeout: 30_000 };
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // e2e tests start real servers; keep file parallelism modest on 2-core machines
     maxWorkers: 2,
     minWorkers: 1,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    ...shared,
+    projects: [
+      {
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...MEASURING, ...HEAVY], ...shared, sequence: { groupOrder: 0 } },
+      },
+      {
+        test: { name: 'measuring', include: MEASURING, fileParallelism: false, ...shared, sequence: { groupOrder: 1 } },
+      },
+      {
+        test: { name: 'heavy', include: HEAVY, fileParallelism: false, ...shared, sequence: { groupOrder: 2 } },
+      },
+    ],
   },
 });

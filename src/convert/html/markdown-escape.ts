@@ -102,12 +102,61 @@ export function inlineCode(text: string): string {
   return `${fence}${pad}${t}${pad}${fence}`;
 }
 
-/** Link and image destinations: angle brackets when the URL has spaces or parentheses. */
+/**
+ * Link and image destinations, written so that no CommonMark renderer can misread them:
+ * spaces, angle brackets, quotes and backslashes percent-encoded, and parentheses too when
+ * they are unbalanced (balanced ones are fine, and `/wiki/Foo_(bar)` stays readable).
+ */
 export function linkDestination(url: string): string {
-  return /[\s()<>]/.test(url) ? `<${url.replace(/[<>]/g, encodeURIComponent)}>` : url;
+  let out = url.replace(/[\s<>"'\\`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  if (!balancedParens(out)) out = out.replace(/[()]/g, (c) => (c === '(' ? '%28' : '%29'));
+  return out;
+}
+
+function balancedParens(s: string): boolean {
+  let depth = 0;
+  for (const c of s) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * Joins two pieces of inline Markdown. Text is escaped node by node, so a `]` at the end of
+ * one piece and a `(` at the start of the next — `[x]<span></span>(javascript:…)` in the
+ * page — would join into a live link, and `<` + `img …` into raw HTML. The seam is escaped
+ * here, where the pieces meet.
+ */
+export function joinEscaped(left: string, right: string): string {
+  if (left === '' || right === '') return left + right;
+  const last = left.length - 1;
+  const next = right[0] as string;
+  if (left[last] === ']' && (next === '(' || next === '[' || next === ':') && !escapedAt(left, last)) {
+    return `${left.slice(0, last)}\\]${right}`;
+  }
+  if (left[last] === '<' && /[A-Za-z/!?]/.test(next) && !escapedAt(left, last)) return `${left.slice(0, last)}\\<${right}`;
+  return left + right;
+}
+
+/** Whether the character at `at` is escaped by an odd run of backslashes before it. */
+function escapedAt(s: string, at: number): boolean {
+  let n = 0;
+  for (let i = at - 1; i >= 0 && s[i] === '\\'; i--) n++;
+  return n % 2 === 1;
 }
 
 /** Link text / alt text: brackets escaped so the link cannot break. */
 export function escapeBrackets(s: string): string {
-  return s.replace(/([[\]])/g, '\\$1');
+  return breakNestedLinks(s.replace(/([[\]])/g, '\\$1'));
+}
+
+/**
+ * Inside link text, an escaped `\](` that came from the page's text gets its `(` escaped
+ * too: some renderers (marked) build a link inside a link's text from `[x\](javascript:…)`
+ * although CommonMark forbids it. Our own `![alt](src)` inside a link has an unescaped `](`
+ * and is left alone.
+ */
+export function breakNestedLinks(linkText: string): string {
+  return linkText.includes('\\](') ? linkText.replace(/\\\]\(/g, '\\]\\(') : linkText;
 }

@@ -4,10 +4,12 @@ import { GUTTER, codeLanguage, codeText, fencedCode } from './markdown-code.js';
 import { isMath, mathTex } from './markdown-math.js';
 import {
   HARD_BREAK,
+  breakNestedLinks,
   escapeBrackets,
   escapeLineStart,
   escapeTableCell,
   escapeText,
+  joinEscaped,
   inlineCode,
   linkDestination,
 } from './markdown-escape.js';
@@ -62,7 +64,7 @@ export class MarkdownWriter {
     let inline = '';
     for (const node of nodes) {
       if (isText(node)) {
-        inline += escapeText(node.data.replace(/[\s\u00a0]+/g, ' '));
+        inline = joinEscaped(inline, escapeText(node.data.replace(/[\s\u00a0]+/g, ' ')));
         continue;
       }
       if (!isElement(node) || this.drop.has(node)) continue;
@@ -259,7 +261,7 @@ export class MarkdownWriter {
   inlineChildren(el: Element): string {
     let s = '';
     for (const c of el.children) {
-      if (isText(c)) s += escapeText(c.data.replace(/[\s\u00a0]+/g, ' '));
+      if (isText(c)) s = joinEscaped(s, escapeText(c.data.replace(/[\s\u00a0]+/g, ' ')));
       else if (isElement(c) && !this.drop.has(c)) s = joinInline(s, this.inline(c));
     }
     return s;
@@ -299,6 +301,7 @@ export class MarkdownWriter {
     const inner = this.inlineChildren(el);
     let text = oneLine(inner).trim();
     if (!text.includes('![')) text = text.replace(/(?<!\\)([[\]])/g, '\\$1');
+    text = breakNestedLinks(text);
     const href = el.attribs.href;
     if (!text) return '';
     if (href === undefined || href.trim() === '' || href.trim() === '#') return inner;
@@ -313,8 +316,9 @@ export class MarkdownWriter {
     const src = imageSource(img);
     if (!src) return '';
     const url = resolveUrl(src, this.base);
-    if (!url) return '';
     const alt = collapseWhitespace(img.attribs.alt ?? '') || this.figureCaption || '';
+    // an image whose URL the policy refuses is its alt text
+    if (!url) return alt ? escapeText(alt) : '';
     return `![${escapeBrackets(alt)}](${linkDestination(url)})`;
   }
 
@@ -369,7 +373,7 @@ function wrap(inner: string, mark: string): string {
 
 /** Images placed side by side in the HTML stay apart in the Markdown. */
 function joinInline(acc: string, piece: string): string {
-  return acc.endsWith(')') && piece.startsWith('![') ? `${acc} ${piece}` : acc + piece;
+  return acc.endsWith(')') && piece.startsWith('![') ? `${acc} ${piece}` : joinEscaped(acc, piece);
 }
 
 function isSpaceOrBreak(c: number): boolean {

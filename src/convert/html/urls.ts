@@ -1,19 +1,23 @@
 import type { Element } from 'domhandler';
 
 /**
- * Links and images are made absolute against the page URL (or its `<base href>`).
- * `javascript:`, `vbscript:` and `data:` targets are dropped (null).
+ * One URL policy for every link and image we write: the URL is parsed by the WHATWG URL
+ * parser against the page's base — which removes tabs and newlines anywhere and strips
+ * leading and trailing control characters and spaces, exactly as a browser reads an href,
+ * so `java&#x09;script:` or `\njavascript:` are recognised for what they are — and only
+ * these schemes pass. An allow-list, not a deny-list: `livescript:`, `vbscript:`, `data:`
+ * and any scheme nobody has thought of yet are dropped (null).
  */
-const UNSAFE_SCHEME = /^\s*(?:javascript|vbscript|data):/i;
+const ALLOWED_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
 
 export function resolveUrl(href: string, base: string | null): string | null {
-  const raw = href.trim();
-  if (raw === '' || UNSAFE_SCHEME.test(raw)) return null;
+  let url: URL;
   try {
-    return base ? new URL(raw, base).href : new URL(raw).href;
+    url = base ? new URL(href, base) : new URL(href);
   } catch {
-    return raw.includes(' ') ? null : raw;
+    return null;
   }
+  return ALLOWED_SCHEMES.has(url.protocol) ? url.href : null;
 }
 
 /** The effective base: `<base href>` resolved against the page URL, else the page URL. */
@@ -26,7 +30,9 @@ export function effectiveBase(pageUrl: string, baseHref: string | null): string 
   }
   if (baseHref) {
     try {
-      return page ? new URL(baseHref.trim(), page).href : new URL(baseHref.trim()).href;
+      const base = page ? new URL(baseHref, page) : new URL(baseHref);
+      // a `<base href="javascript:…">` would hand its scheme to every relative and fragment link
+      return base.protocol === 'http:' || base.protocol === 'https:' ? base.href : page;
     } catch {
       return page;
     }
