@@ -95,7 +95,8 @@ export const openApiPath = (path: string): string => path.replace(/:(\w+)/g, '{$
 function parameters(op: OperationSpec): Json[] {
   const params = (op.params ?? {}) as { required?: readonly string[]; properties?: Record<string, unknown> };
   const inPath = Object.entries(params.properties ?? {}).map(([name, schema]) => ({ name, in: 'path', required: true, schema }));
-  return [...inPath, ...(op.idempotent ? [IDEMPOTENCY_KEY_PARAM] : [])];
+  const headers = Object.entries(op.headers ?? {}).map(([name, h]) => ({ name, in: 'header', required: false, ...h }));
+  return [...inPath, ...headers, ...(op.idempotent ? [IDEMPOTENCY_KEY_PARAM] : [])];
 }
 
 function successResponse(op: OperationSpec): Json {

@@ -23,6 +23,8 @@ export interface OperationSpec {
   readonly cost?: { readonly credits: number; readonly per: 'call' | 'url'; readonly note?: string };
   /** Takes an `Idempotency-Key` header (plugins/idempotency.ts): a retry answers the first call's result. */
   readonly idempotent?: boolean;
+  /** Request headers the operation reads besides auth (documented as header parameters). */
+  readonly headers?: Readonly<Record<string, { readonly description: string; readonly schema: JSONSchema }>>;
   readonly params?: JSONSchema;
   readonly body?: JSONSchema;
   /** A body may be left out entirely (admin: create key). */

@@ -226,6 +226,13 @@ const SERVICE_OPERATIONS = {
     summary:
       'MCP over streamable HTTP (stateless, JSON answers). Tools: read_url, read_and_score, score_url, extract, map_site, batch_read, usage. Each tool call runs the matching /v1 route with the same key, so it takes slots and credits exactly like REST; tool errors carry pith error codes.',
     auth: 'apiKey',
+    headers: {
+      'Idempotency-Key': {
+        description:
+          'Keys each tool call of the request as `<key>.<n>` on its /v1 route: a retried request with the same key replays its tool calls instead of charging again.',
+        schema: { type: 'string', minLength: 1, maxLength: 240, pattern: '^[\\x21-\\x7e]+$' },
+      },
+    },
     // no `type`: the MCP transport answers malformed messages itself, in JSON-RPC
     body: { description: 'A JSON-RPC 2.0 message of the Model Context Protocol' },
     response: { status: 200, description: 'JSON-RPC answer', alternatives: { 'application/json': { type: 'object' } } },

@@ -21,7 +21,7 @@ export type BodyOf<Op> = Op extends { body: infer S extends JSONSchema }
     : FromSchema<S>
   : undefined;
 export type ParamsOf<Op> = Op extends { params: infer S extends JSONSchema } ? FromSchema<S> : Record<string, never>;
-/** The success body of an operation; `void` for operations without a JSON body. */
+/** The success body of an operation; `undefined` for operations without a JSON body. */
 export type ReplyOf<Op> = Op extends { response: { schema: infer S extends JSONSchema } } ? WireOf<S> : undefined;
 
 export type OperationRequest<Op> = FastifyRequest<{ Body: BodyOf<Op>; Params: ParamsOf<Op> }>;
@@ -80,6 +80,8 @@ export function operationRoute<Op extends OperationSpec>(scope: FastifyInstance,
  *
  *   billedOperation(scope, ctx, OPERATIONS.read).prepare((request, reply) => input).run(async (input, call) => answer)
  */
+// `Op` is bounded loosely: checking a registry entry against OperationSpec here makes tsc's
+// inference over the handler's schema types run too deep (TS2589).
 export function billedOperation<Op extends { readonly cost: object }>(scope: FastifyInstance, ctx: AppContext, op: Op) {
   return {
     prepare<Input>(prepare: (request: OperationRequest<Op>, reply: FastifyReply) => Input) {
