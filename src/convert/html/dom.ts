@@ -297,6 +297,18 @@ export function classAndId(el: Element): string {
   return `${c ?? ''} ${i ?? ''}`.toLowerCase();
 }
 
+/**
+ * The template's base class: the first class token without digits. Items rendered from one
+ * template share it, while per-item (`post-1234`) and state (`sale`, `accepted-answer`) tokens
+ * come after it.
+ */
+export function baseClass(el: Element): string {
+  const cls = el.attribs.class;
+  if (!cls) return '';
+  for (const t of cls.split(/\s+/)) if (t !== '' && !/\d/.test(t)) return t;
+  return '';
+}
+
 export function hasClass(el: Element, re: RegExp): boolean {
   const c = el.attribs.class;
   return c !== undefined && re.test(c);

@@ -76,7 +76,7 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
     get('dc.date.issued'),
     get('parsely-pub-date'),
   );
-  const variants = [title, ogTitle, titleTag, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null, firstH1].filter(
+  const variants = [title, ogTitle, titleTag, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null].filter(
     (t): t is string => typeof t === 'string' && t !== '',
   );
   return {

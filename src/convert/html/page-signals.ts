@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { isElement, isText } from './dom.js';
+import { baseClass, isElement, isText } from './dom.js';
 import type { PageMetadata, StructuredHints } from './metadata.js';
 import type { MarkupHints } from './prepare.js';
 import { linkDensity } from './stats.js';
@@ -187,7 +187,7 @@ function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>,
   const groups = new Map<string, Element[]>();
   for (const c of kids) {
     if (!isElement(c)) continue;
-    const key = `${c.name}.${c.attribs.class ?? ''}`;
+    const key = `${c.name}.${baseClass(c)}`;
     let g = groups.get(key);
     if (!g) groups.set(key, (g = []));
     g.push(c);

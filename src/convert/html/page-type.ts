@@ -55,6 +55,8 @@ const DOCS_PATH = /\/(?:apis|manuals|guides?|tutorials?|handbook|wiki|man|learn|
 const PRODUCT_PATH = /\/(?:products?|p|dp|item|items|ip|pd|pr|sku|buy)\/[^/]+|\.p$|-p-\d+|\/\d{5,}(?:\.html)?$|-\d{6,}(?:\.html)?$/;
 const COLLECTION_PATH =
   /\/(?:collections?|categor(?:y|ies)|c|cat|shop|store|browse|b|departments?|catalog|catalogue|range|brands?|sale|deals|gifts?)(?:\/|$)|-c\d+/;
+/** `/product-category/…`, `/shop_collections/…`. */
+const COLLECTION_SEGMENT = /[-_](?:categor(?:y|ies)|collections?)(?:\/|$)/;
 const SEARCH_QUERY = /(?:^|&)(?:q|k|search|query)=/;
 const LISTING_PATH =
   /\/(?:blog|news|articles|events|jobs|careers|courses|tags?|topics|archives?|search|results|reviews|list|lists|directory|podcasts?|videos|stories|recipes|resources|chart|top|best|latest|popular|people|authors?)\/?$|\/page\/\d+|\/(?:tag|tags|author|category)\/[^/]+\/?$/;
@@ -97,7 +99,7 @@ function voteUrl(s: PageSignals, v: Votes): void {
   if (DOCS_PATH_STRONG.test(path)) v.documentation += W_URL_STRONG;
   else if (DOCS_PATH.test(path)) v.documentation += W_URL_WEAK;
   if (PRODUCT_PATH.test(path)) v.product += W_URL;
-  if (COLLECTION_PATH.test(path) || SEARCH_QUERY.test(query)) v.collection += W_URL;
+  if (COLLECTION_PATH.test(path) || COLLECTION_SEGMENT.test(path) || SEARCH_QUERY.test(query)) v.collection += W_URL;
   if (LISTING_PATH.test(path)) v.listing += W_URL_STRONG;
   if (SERVICE_PATH.test(path)) v.service += W_URL;
   const segments = path.split('/').filter(Boolean);
@@ -152,7 +154,7 @@ function voteStructure(s: PageSignals, v: Votes): void {
   if (s.codeBlocks > 0 && s.inlineCode >= 3) v.documentation += W_STRUCTURE_WEAK;
   const c = s.cards;
   if (c.count >= 4 && c.withPrice >= 3) v.collection += W_STRUCTURE_STRONG;
-  else if (c.count >= 8 && c.withImage >= 6) {
+  else if (c.count >= 6 && c.withImage >= 4) {
     v.collection += W_STRUCTURE_WEAK;
     v.listing += W_STRUCTURE_WEAK;
   } else if (c.count >= 6 && c.meanText >= 60) v.listing += W_STRUCTURE;
@@ -174,5 +176,5 @@ function voteStructure(s: PageSignals, v: Votes): void {
     v.collection += W_HINT;
   }
   if (s.sections >= 5 && s.proseText < 2500) v.service += W_STRUCTURE_WEAK;
-  if (s.headings >= 6 && s.proseParagraphs < 10 && c.withPrice < 4) v.service += W_HINT;
+  if (s.headings >= 6 && s.proseParagraphs < 10 && s.prices < 3 && c.withImage < 4) v.service += W_HINT;
 }

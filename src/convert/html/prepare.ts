@@ -45,6 +45,8 @@ const NEVER_CONTENT = new Set([
   'param',
 ]);
 
+/** Text-level edits shop themes mark aria-hidden while a screen-reader copy says the same. */
+const VISIBLE_EDITS = new Set(['del', 'ins', 's', 'strike']);
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Screen-reader-only and hidden utility classes carry labels like "Share on X", never content. */
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|screen-reader-text|visuallyhidden|a11y-hidden)(?:\s|$)/i;
@@ -196,6 +198,9 @@ class PrepareWalk {
         continue;
       }
       if (name === 'form' && a.action !== undefined && CART_FORM.test(a.action)) this.hints.cartControls++;
+      // Grids often render "Add to basket" as a link styled as a button.
+      else if (name === 'a' && a.class !== undefined && CART_LINK_CLASS.test(a.class) && CART_CONTROL.test(textOf(node)))
+        this.hints.cartControls++;
       if (name === 'body') this.firstBody ??= node;
       else if (name === 'html') this.firstHtml ??= node;
       if (name === 'html' && raw.htmlLang === null) raw.htmlLang = a.lang || a['xml:lang'] || null;
@@ -228,6 +233,7 @@ class PrepareWalk {
 const CART_CONTROL =
   /add to (?:cart|bag|basket|trolley)|buy (?:it )?now|add to shopping|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka|カートに入れる/i;
 const CART_FORM = /cart|basket|checkout/i;
+const CART_LINK_CLASS = /cart|basket|button|btn/i;
 
 function noteItemTypes(value: string, into: Map<string, number>): void {
   for (const t of value.split(/\s+/)) {
@@ -255,7 +261,8 @@ function isHidden(el: Element): boolean {
   if (a.role === 'tabpanel') return false;
   if (a.role === 'tablist') return true;
   if (a.hidden !== undefined) return true;
-  if (a['aria-hidden'] === 'true' && !isMathCarrier(el)) return true;
+  // aria-hidden hides from screen readers only; edits (a struck-out old price) stay on screen.
+  if (a['aria-hidden'] === 'true' && !isMathCarrier(el) && !VISIBLE_EDITS.has(el.name)) return true;
   if (a.style !== undefined && HIDDEN_STYLE.test(a.style)) return true;
   if (a.class !== undefined && HIDDEN_CLASS.test(a.class)) return true;
   // schema.org list positions ("1", "2") are ordering data that themes hide, not text.

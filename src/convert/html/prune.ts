@@ -70,7 +70,7 @@ export function pruneContent(
     if (el.name === 'p') continue; // phrasing content: nothing inside a paragraph is pruned
     if (el.name === 'table' && isDataTable(el, stats.get(el))) continue; // cells are data, not chrome
     if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0) {
-      if (titles.has(normaliseTitle(textOf(el)))) {
+      if (repeatsTitle(textOf(el), titles, el.name === 'h1')) {
         drop.add(el);
         titleDropped = true;
         continue;
@@ -276,9 +276,26 @@ function hasNestedTable(cell: Element): boolean {
 }
 
 export function normaliseTitle(s: string): string {
-  return collapseWhitespace(s)
+  return collapseWhitespace(s.replace(/[\u00b6\u00a7]/g, ''))
     .toLowerCase()
     .replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');
+}
+
+/** A heading shorter than this is never taken for the title by a partial match. */
+const TITLE_PART_MIN = 4;
+
+/**
+ * The heading repeats the page title: it equals a title variant, or a variant starts or ends
+ * with it ("Configuration" in "Configuration — tool 2.3 documentation"), the rest being the
+ * site's name or section.
+ */
+export function repeatsTitle(heading: string, titles: ReadonlySet<string>, isH1: boolean): boolean {
+  const h = normaliseTitle(heading);
+  if (titles.has(h)) return true;
+  // Only the page's own heading is matched in part: an h2 "About us" is a section, not the title.
+  if (!isH1 || h.length < TITLE_PART_MIN) return false;
+  for (const t of titles) if (t.startsWith(h) || t.endsWith(h)) return true;
+  return false;
 }
 
 export function normaliseTitles(titles: readonly string[]): Set<string> {

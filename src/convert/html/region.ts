@@ -4,7 +4,7 @@ import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
-import { isDataTable, normaliseTitle } from './prune.js';
+import { isDataTable, repeatsTitle } from './prune.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
 import type { StatsMap } from './stats.js';
@@ -180,7 +180,7 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
       drop.add(el);
       continue;
     }
-    if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0 && titles.has(normaliseTitle(textOf(el)))) {
+    if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0 && repeatsTitle(textOf(el), titles, el.name === 'h1')) {
       drop.add(el);
       titleDropped = true;
       continue;

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { NO_GUARD, isChrome } from './chrome.js';
-import { isElement } from './dom.js';
+import { baseClass, isElement } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -81,7 +81,7 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
       stack.push(c);
       // A post is a block of blocks (author line, body); sibling paragraphs are one post's text.
       if (prose(c, stats) < POST_MIN_PROSE || !stats.get(c)?.hasBlock) continue;
-      const key = `${c.name}.${classSignature(c)}`;
+      const key = `${c.name}.${baseClass(c)}`;
       const g = groups.get(key);
       if (g) g.push(c);
       else groups.set(key, [c]);
@@ -104,17 +104,6 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
     }
   }
   return best;
-}
-
-/**
- * The template's base class: the first class token without digits (`post-1234` is one post's,
- * and state classes such as `accepted-answer` or `bg2` come after the base class).
- */
-function classSignature(el: Element): string {
-  const cls = el.attribs.class;
-  if (!cls) return '';
-  for (const t of cls.split(/\s+/)) if (t !== '' && !/\d/.test(t)) return t;
-  return '';
 }
 
 function prose(el: Element, stats: StatsMap): number {
