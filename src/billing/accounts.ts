@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
-import type { Account, ApiKeyRecord, PlanId, Stores } from '../store/types.js';
+import type { Account, ApiKeyRecord, Stores } from '../store/types.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { nextPeriodStart, periodStart, utcPeriod } from './period.js';
-import type { CreditPackId } from './plans.js';
-import { CREDIT_PACKS, PLANS } from './plans.js';
+import type { CreditPackId, PlanId } from './plans.js';
+import { CREDIT_PACKS, PLANS, planOf } from './plans.js';
 
 /** Account administration shared by the admin HTTP API and the CLI. */
 export interface AccountAdminDeps {
@@ -77,7 +77,7 @@ export async function revokeKey(deps: AccountAdminDeps, accountId: string, keyId
  */
 export async function changePlan(deps: AccountAdminDeps, accountId: string, plan: PlanId): Promise<Account> {
   const current = await requireAccount(deps, accountId);
-  if (PLANS[current.plan].paid && !PLANS[plan].paid) {
+  if (planOf(current).paid && !PLANS[plan].paid) {
     const { boughtBalance } = await deps.stores.ledger.getUsage(accountId, utcPeriod(deps.now()));
     if (boughtBalance > 0) {
       throw new ServiceError(
@@ -114,8 +114,8 @@ export async function buyCreditPack(
     throw new ServiceError('BAD_REQUEST', 'payment_id must be 1 to 200 visible ASCII characters');
   }
   const account = await requireAccount(deps, accountId);
-  if (!PLANS[account.plan].paid) {
-    throw new ServiceError('PLAN_NOT_ELIGIBLE', `the ${PLANS[account.plan].label} plan cannot buy credit packs`);
+  if (!planOf(account).paid) {
+    throw new ServiceError('PLAN_NOT_ELIGIBLE', `the ${planOf(account).label} plan cannot buy credit packs`);
   }
   const result = await deps.stores.ledger.addBoughtCredits({
     accountId,
@@ -133,14 +133,14 @@ export async function buyCreditPack(
 
 export async function usageReport(deps: Pick<AccountAdminDeps, 'stores' | 'now'>, account: Account): Promise<UsageReport> {
   const now = deps.now();
-  const plan = PLANS[account.plan];
+  const plan = planOf(account);
   const [usage, inFlight] = await Promise.all([
     deps.stores.ledger.getUsage(account.id, utcPeriod(now)),
     deps.stores.slots.inFlight(account.id, now),
   ]);
   return {
     account_id: account.id,
-    plan: account.plan,
+    plan: planOf(account).id,
     period: { start: periodStart(now).toISOString(), end: nextPeriodStart(now).toISOString() },
     plan_credits: {
       limit: plan.monthlyCredits,
@@ -158,7 +158,7 @@ export async function describeAccount(deps: AccountAdminDeps, accountId: string)
   return {
     account_id: account.id,
     name: account.name,
-    plan: account.plan,
+    plan: planOf(account).id,
     created_at: account.createdAt,
     usage,
     keys: keys.map((k) => ({ key_id: k.id, prefix: k.prefix, name: k.name, created_at: k.createdAt, revoked_at: k.revokedAt })),

@@ -1,7 +1,7 @@
 import { ServiceError } from '../errors.js';
 import type { Account, CreditSource, RefundResult, StoredResponse, Stores } from '../store/types.js';
 import { nextPeriodStart, utcPeriod } from './period.js';
-import { PLANS } from './plans.js';
+import { planOf } from './plans.js';
 
 /**
  * A slot's lease: it expires this long after it was taken or last renewed, so a holder that
@@ -92,7 +92,7 @@ export interface BilledCallOptions {
 }
 
 function planRemaining(account: Account, planUsed: number): number | null {
-  const limit = PLANS[account.plan].monthlyCredits;
+  const limit = planOf(account).monthlyCredits;
   return limit === null ? null : Math.max(0, limit - planUsed);
 }
 
@@ -106,7 +106,7 @@ function planRemaining(account: Account, planUsed: number): number | null {
 export async function withBilling<T>(deps: BillingDeps, opts: BilledCallOptions, work: (charge: ChargeHandle) => Promise<T>): Promise<T> {
   const { stores } = deps;
   const { account, state } = opts;
-  const plan = PLANS[account.plan];
+  const plan = planOf(account);
   const lease = deps.slotLease ?? { ttlMs: SLOT_TTL_MS, renewEveryMs: SLOT_RENEW_MS };
   const slotId = deps.newId('slot');
   const slot = await stores.slots.acquire({
@@ -180,7 +180,7 @@ function keepLeaseAlive(
 async function charge(deps: BillingDeps, opts: BilledCallOptions): Promise<ChargeHandle> {
   const { stores } = deps;
   const { account, state, cost } = opts;
-  const plan = PLANS[account.plan];
+  const plan = planOf(account);
   const now = deps.now();
   const period = utcPeriod(now);
   state.resetAt = nextPeriodStart(now).toISOString();

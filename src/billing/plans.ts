@@ -1,4 +1,6 @@
-import type { PlanId } from '../store/types.js';
+/** The plans of the spec's table (DESIGN §2): the one list, for billing, the API schemas and the CLI. */
+export const PLAN_IDS = ['free', 'starter', 'growth', 'scale', 'enterprise'] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
 
 export interface Plan {
   id: PlanId;
@@ -31,4 +33,14 @@ export type CreditPackId = keyof typeof CREDIT_PACKS;
 
 export function isCreditPackId(value: unknown): value is CreditPackId {
   return typeof value === 'string' && Object.hasOwn(CREDIT_PACKS, value);
+}
+
+export function isPlanId(value: string): value is PlanId {
+  return Object.hasOwn(PLANS, value);
+}
+
+/** The plan of an account; the store keeps the id as text, so an id the table lacks is a data error. */
+export function planOf(account: { plan: string }): Plan {
+  if (!isPlanId(account.plan)) throw new Error(`account has an unknown plan "${account.plan}"`);
+  return PLANS[account.plan];
 }

@@ -6,8 +6,8 @@ import { isCreditPackId } from '../billing/plans.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
 import { openStores } from '../store/open.js';
-import type { PlanId } from '../store/types.js';
-import { PLAN_IDS } from '../store/types.js';
+import type { PlanId } from '../billing/plans.js';
+import { PLAN_IDS } from '../billing/plans.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError, parseArgs, requireOption } from './args.js';
 

@@ -1,5 +1,5 @@
 import { PAGE_TYPES } from '../convert/html/page-type.js';
-import { PLAN_IDS } from '../store/types.js';
+import { PLAN_IDS } from '../billing/plans.js';
 
 /**
  * JSON schemas shared by routes and the OpenAPI document. Response schemas are the

@@ -1,4 +1,4 @@
-import type { Account, ApiKeyRecord, CreditSource, LedgerEntry, PlanId } from './types.js';
+import type { Account, ApiKeyRecord, CreditSource, LedgerEntry } from './types.js';
 
 /** Row shapes shared by the SQL backends (SQLite and PostgreSQL use the same column names). */
 export interface AccountRow {
@@ -17,7 +17,7 @@ export interface KeyRow {
   revoked_at: string | null;
 }
 
-export const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r.plan as PlanId, createdAt: r.created_at });
+export const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r.plan, createdAt: r.created_at });
 
 export const toKey = (r: KeyRow): ApiKeyRecord => ({
   id: r.id,

@@ -4,13 +4,11 @@
  * src/billing; stores only do atomic bookkeeping.
  */
 
-export const PLAN_IDS = ['free', 'starter', 'growth', 'scale', 'enterprise'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
-
 export interface Account {
   id: string;
   name: string | null;
-  plan: PlanId;
+  /** A plan id of src/billing/plans.ts, kept as text: which plans exist is billing's business. */
+  plan: string;
   createdAt: string;
 }
 
@@ -25,9 +23,9 @@ export interface ApiKeyRecord {
 }
 
 export interface AccountStore {
-  createAccount(input: { id: string; plan: PlanId; name: string | null; now: number }): Promise<Account>;
+  createAccount(input: { id: string; plan: string; name: string | null; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
-  setPlan(id: string, plan: PlanId): Promise<Account | null>;
+  setPlan(id: string, plan: string): Promise<Account | null>;
   createKey(input: {
     id: string;
     accountId: string;

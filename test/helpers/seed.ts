@@ -1,6 +1,6 @@
 import { utcPeriod } from '../../src/billing/period.js';
 import { PLANS } from '../../src/billing/plans.js';
-import type { PlanId } from '../../src/store/types.js';
+import type { PlanId } from '../../src/billing/plans.js';
 import type { TestService } from './service.js';
 
 /**

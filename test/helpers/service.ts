@@ -19,7 +19,8 @@ import { createRenderer } from '../../src/render/renderer.js';
 import type { BrowserPool } from '../../src/render/browser-pool.js';
 import type { Renderer } from '../../src/render/types.js';
 import { openSqliteStores } from '../../src/store/sqlite/index.js';
-import type { PlanId, Stores } from '../../src/store/types.js';
+import type { PlanId } from '../../src/billing/plans.js';
+import type { Stores } from '../../src/store/types.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123456789';
 

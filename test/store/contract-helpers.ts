@@ -1,6 +1,7 @@
 /** Shared bits of the store contract suite. */
 import { randomUUID } from 'node:crypto';
-import type { PlanId, Stores } from '../../src/store/types.js';
+import type { PlanId } from '../../src/billing/plans.js';
+import type { Stores } from '../../src/store/types.js';
 
 /** A fixed clock: 2026-11-23T12:00:00.000Z. Stores never read the real clock. */
 export const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
