@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
  * multi-instance tests run last, one at a time, for the same reason in reverse.
  */
 const MEASURING = ['test/e2e/hostile.test.ts'];
-const HEAVY = ['test/store/chaos.test.ts', 'test/store/multi-instance.test.ts'];
+const CHAOS = ['test/store/chaos.test.ts'];
+const MULTI_INSTANCE = ['test/store/multi-instance.test.ts'];
 
 const shared = { testTimeout: 30_000, hookTimeout: 30_000 };
 
@@ -19,14 +20,18 @@ export default defineConfig({
     ...shared,
     projects: [
       {
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...MEASURING, ...HEAVY], ...shared, sequence: { groupOrder: 0 } },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...MEASURING, ...CHAOS, ...MULTI_INSTANCE],
+          ...shared,
+          sequence: { groupOrder: 0 },
+        },
       },
-      {
-        test: { name: 'measuring', include: MEASURING, fileParallelism: false, ...shared, sequence: { groupOrder: 1 } },
-      },
-      {
-        test: { name: 'heavy', include: HEAVY, fileParallelism: false, ...shared, sequence: { groupOrder: 2 } },
-      },
+      // one file per group: a group runs alone, after the groups before it
+      { test: { name: 'measuring', include: MEASURING, ...shared, sequence: { groupOrder: 1 } } },
+      { test: { name: 'chaos', include: CHAOS, ...shared, sequence: { groupOrder: 2 } } },
+      { test: { name: 'multi-instance', include: MULTI_INSTANCE, ...shared, sequence: { groupOrder: 3 } } },
     ],
   },
 });

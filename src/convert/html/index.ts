@@ -15,6 +15,7 @@ import type { Prepared } from './prepare.js';
 import { prepareDocument } from './prepare.js';
 import { computeStats } from './stats.js';
 import { effectiveBase } from './urls.js';
+import { injectionWarning } from './injection.js';
 import { pageWarnings } from './warnings.js';
 
 /**
@@ -70,7 +71,10 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   if (meta.siteName) metadata.site_name = sanitize(meta.siteName);
   if (meta.author) metadata.author = sanitize(meta.author);
   if (meta.publishedAt) metadata.published_at = sanitize(meta.publishedAt);
-  return { markdown, metadata, warnings: pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, content.textLength) };
+  const warnings = pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, content.textLength);
+  const injection = injectionWarning(markdown, 'the main content');
+  if (injection) warnings.push(injection);
+  return { markdown, metadata, warnings };
 }
 
 /** The first `<body>` (else `<html>`) still in the document; else a synthetic body over everything. */
