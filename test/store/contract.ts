@@ -183,18 +183,16 @@ function idempotencyContract(ctx: ContractContext): void {
       const key = uid('key');
       await claim(acc, key, 'fp', T0);
       const chargeId = uid('chg');
-      await ctx
-        .stores()
-        .ledger.charge({
-          chargeId,
-          accountId: acc,
-          period: '2026-11',
-          amount: 1,
-          planLimit: 10,
-          allowBought: false,
-          operation: 'read',
-          now: T0,
-        });
+      await ctx.stores().ledger.charge({
+        chargeId,
+        accountId: acc,
+        period: '2026-11',
+        amount: 1,
+        planLimit: 10,
+        allowBought: false,
+        operation: 'read',
+        now: T0,
+      });
       await ctx.stores().ledger.settle({ chargeId, keep: 1, now: T0, idempotent: { accountId: acc, key, response } });
       expect(await claim(acc, key, 'fp', T0 + 5)).toEqual({ state: 'done', response });
     });
