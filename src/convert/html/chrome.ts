@@ -17,7 +17,9 @@ const CHROME_ANYWHERE =
   /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar|lang(?:uage)?-?(?:switcher|selector|picker|menu)|prev-?next|next-?prev|page-?nav/;
 /** Class/id words that mean chrome as a whole token (`nav`, but not `canvas`). */
 const CHROME_TOKEN =
-  /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar|tags|tag-?list|taglist|post-?tags|tag-?cloud)(?:[\s_-]|$)/;
+  /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar)(?:[\s_-]|$)/;
+/** Tag lists under a story or a post (on a grid's cards, tags are facts about the item). */
+const TAG_LIST = /(?:^|[\s_-])(?:tags|tag-?list|taglist|post-?tags|tag-?cloud)(?:[\s_-]|$)/;
 /** Per type: blocks that belong to other products, other pages or other people. */
 const NOT_THIS_PRODUCT =
   /related|recommend|upsell|up-sell|cross-?sell|also-?(?:bought|viewed|like)|you-?may|may-?also|recently-?viewed|similar|complete-?the-?look|frequently-?bought/;
@@ -41,13 +43,16 @@ const DOCS_CHROME_TEXT =
   /was this (?:page|article|doc(?:ument)?|section|content|information) (?:helpful|useful)|is this page (?:helpful|useful)|did this (?:page|article) help|edit this page|edit (?:this page )?on github|view (?:this page|source|page source) on github|report a problem with this (?:content|page)|suggest (?:an )?edits?|improve this (?:page|doc)|learn how to contribute|(?:this page was )?last (?:modified|updated|edited) (?:on|at) /i;
 /** Calls to action as a whole link text. */
 const CALL_TO_ACTION =
-  /^(?:learn more|read more|find out more|see more|explore more|discover more|get started(?: for free| free| now| today)?|start (?:your )?free(?: trial)?|start for free|create (?:an |your )?(?:free )?account|join (?:now|for free|free)|try (?:it )?(?:for )?free|try now|sign up(?: for free| free| now)?|book a demo|request a demo|get a demo|schedule a demo|contact (?:us|sales)|get in touch|talk to sales|download(?: now)?|shop now|buy now|view (?:all|more|details|product)|see (?:all|details)|more info|add to (?:cart|bag|basket)|select options|choose options|quick (?:view|shop|add))(?:\s*[›»→>])?$/i;
+  /^(?:learn more|read more|find out more|see more|explore more|discover more|get started(?: for free| free| now| today)?|start (?:your )?free(?: trial)?|start for free|create (?:an |your )?(?:free )?account|join (?:now|for free|free)|try (?:it )?(?:for )?free|try now|sign up(?: for free| free| now)?|book a demo|request a demo|get a demo|schedule a demo|contact (?:us|sales)|get in touch|talk to sales|download(?: now)?|shop now|buy now|view (?:all|more|details|product)|see (?:all|details)|more info|add to (?:cart|bag|basket)|select options|choose options|quick (?:view|shop|add)|play|listen(?: now)?|watch(?: now)?|(?:older|newer) (?:posts|entries|episodes|articles|stories)|next page|previous page|load more|show more)(?:\s*[›»→>])?$/i;
 /** Thread software's UI labels: quote expanders, post numbers, reply prompts, edit notes. */
 const THREAD_UI_TEXT =
   /^(?:click to expand\.*|#\d+|post|permalink|top|back to top|sorted by:?|(?:asked|modified|active|viewed) ?\d[\w .,]{0,20}(?:ago|times)|(?:posts|joined|join date|messages|reputation|reaction score|points|member since|location|trophies)\s*:.{0,40}|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
 /** A shop's control labels left behind when prepare removed the controls. */
 const SHOP_UI_TEXT =
   /^(?:quantity|qty|add to (?:cart|bag|basket)|buy (?:it )?now|add to (?:wish|watch) ?list|save for later|contact (?:the )?seller|ask a question)$/i;
+/** A grid's result count and sort/filter labels left when prepare removed the controls. */
+const GRID_UI_TEXT =
+  /^(?:(?:showing )?[\d,.\u2013-]+(?: of [\d,.]+)?(?: [a-z]+){0,2}\s*)?(?:sort(?: by)?:?|filter(?: by)?:?|refine|clear all|view:?|show:?)$|^(?:showing )?[\d,.\u2013-]+ (?:of [\d,.]+ )?results?$/i;
 /** Longer thread notices: the invitation to ask or browse under a Q&A page. */
 const THREAD_UI_NOTICE = /^(?:not the answer you're looking for\?|browse other questions tagged)/i;
 const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|respond|disqus|replies)(?:[\s_-]|$)/;
@@ -87,7 +92,9 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
   if (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci)) return !holdsPageHeading(el, stats);
   if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
-  if ((pageType === 'collection' || pageType === 'listing') && GRID_CONTROLS.test(ci)) return true;
+  const grid = pageType === 'collection' || pageType === 'listing';
+  if (grid && GRID_CONTROLS.test(ci)) return true;
+  if (!grid && TAG_LIST.test(ci)) return true;
   if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;
   if (READER_COMMENTS.test(ci) && (pageType !== 'forum' || remarkInPost(el, s.textLen, stats, guard.posts))) return true;
   // A "signature" holding a date is the post's author card ("answered May 3 by …"), not a signature.
@@ -122,6 +129,7 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
   if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
   if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;
+  if ((pageType === 'collection' || pageType === 'listing') && GRID_UI_TEXT.test(t)) return true;
   return pageType === 'forum' && (THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t));
 }
 

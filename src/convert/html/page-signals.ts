@@ -40,6 +40,8 @@ export interface PageSignals {
   cards: RepeatedGroup;
   /** Largest group of repeated sibling posts (same tag and class, each with prose and a date or author). */
   posts: RepeatedGroup;
+  /** Largest group of repeated teasers: a linked heading and a line of text each (a blog or news index). */
+  teasers: RepeatedGroup;
   /** Elements whose class or id names a comment, post or reply (a thread's blocks). */
   threadBlocks: number;
 }
@@ -65,6 +67,8 @@ const CARD_MAX_TEXT = 1500;
 /** A grid has at least this many cards; a thread at least this many posts (a question and an answer). */
 const MIN_CARDS = 3;
 const MIN_POSTS = 2;
+/** A teaser's heading sits at most this many levels into its card. */
+const LINKED_HEADING_DEPTH = 4;
 /** Posts of a thread carry at least this much text each. */
 const POST_MIN_TEXT = 60;
 
@@ -109,6 +113,7 @@ export function collectPageSignals({ url, body, stats, meta, markup }: SignalSou
     headings: 0,
     cards: emptyGroup(),
     posts: emptyGroup(),
+    teasers: emptyGroup(),
     threadBlocks: 0,
   };
   const priced = new Set<Element>();
@@ -159,6 +164,28 @@ export function collectPageSignals({ url, body, stats, meta, markup }: SignalSou
   return s;
 }
 
+/** A heading (h2–h4) that is or holds a link, among the first levels of `el`. */
+function hasLinkedHeading(el: Element): boolean {
+  const stack: Array<[Element, number]> = [[el, 0]];
+  while (stack.length > 0) {
+    const [n, depth] = stack.pop() as [Element, number];
+    if (n.name === 'h2' || n.name === 'h3' || n.name === 'h4') return insideLink(n, el) || holdsLink(n);
+    if (depth >= LINKED_HEADING_DEPTH) continue;
+    for (const c of n.children) if (isElement(c)) stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
+function insideLink(n: Element, stop: Element): boolean {
+  for (let p = n.parent; isElement(p) && p !== stop; p = p.parent) if (p.name === 'a') return true;
+  return false;
+}
+
+function holdsLink(n: Element): boolean {
+  for (const c of n.children) if (isElement(c) && (c.name === 'a' || holdsLink(c))) return true;
+  return false;
+}
+
 function looseTextLength(el: Element): number {
   let n = 0;
   for (const c of el.children) if (isText(c)) n += c.data.trim().length;
@@ -196,6 +223,8 @@ function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>,
     if (members.length < MIN_POSTS) continue;
     let cards = 0;
     let posts = 0;
+    let teasers = 0;
+    let teaserText = 0;
     let priced = 0;
     let imaged = 0;
     let cardText = 0;
@@ -211,10 +240,20 @@ function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>,
       }
       const prose = ms.textLen - ms.linkLen;
       if (prose >= POST_MIN_TEXT && (hasDate.has(m) || AUTHORISH.test(m.attribs.class ?? ''))) {
-        posts++;
-        postText += ms.textLen;
+        // A card whose heading is a link points to a story elsewhere: a teaser, not a post.
+        if (hasLinkedHeading(m)) {
+          teasers++;
+          teaserText += ms.textLen;
+        } else {
+          posts++;
+          postText += ms.textLen;
+        }
+      } else if (prose >= POST_MIN_TEXT && hasLinkedHeading(m)) {
+        teasers++;
+        teaserText += ms.textLen;
       }
     }
+    if (teasers > s.teasers.count) s.teasers = { count: teasers, withPrice: 0, withImage: 0, meanText: teaserText / teasers };
     if (cards >= MIN_CARDS && cards > s.cards.count)
       s.cards = { count: cards, withPrice: priced, withImage: imaged, meanText: cardText / cards };
     if (posts > s.posts.count) s.posts = { count: posts, withPrice: 0, withImage: 0, meanText: postText / posts };

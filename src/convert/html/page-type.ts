@@ -31,6 +31,8 @@ const MIN_VOTES = 1;
 /** Prose (characters in real paragraphs) that makes an undecided page an article rather than `other`. */
 const ARTICLE_FALLBACK_PROSE = 160;
 
+/** Repeated teasers vote listing when they hold this share of the page's text. */
+const TEASERS_MIN_SHARE = 0.3;
 /** Weights: strong evidence (the page says what it is) > URL shape > structure. */
 const W_DECLARED = 3;
 const W_FORUM_DECLARED = 4;
@@ -161,6 +163,9 @@ function voteStructure(s: PageSignals, v: Votes): void {
   const cart = s.markup.cartControls;
   if (cart >= 1 && cart <= 3) v.product += W_STRUCTURE;
   if (cart >= 5) v.collection += W_STRUCTURE;
+  // Teasers that are a good part of the page (not three "related stories" under an article).
+  const t = s.teasers;
+  if (t.count >= 3 && t.count * t.meanText >= s.bodyText * TEASERS_MIN_SHARE) v.listing += W_STRUCTURE;
   if (s.posts.count >= 3) v.forum += W_STRUCTURE;
   else if (s.posts.count === 2) v.forum += W_STRUCTURE_WEAK;
   if (s.threadBlocks >= 10 && s.times >= 3) v.forum += W_STRUCTURE_WEAK;
