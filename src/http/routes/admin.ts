@@ -4,6 +4,8 @@ import type { AppContext } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { requireBearerSecret } from '../plugins/auth.js';
 import { operationRoute } from '../register-operation.js';
+import type { ReplyOf } from '../register-operation.js';
+import { onWire } from '../wire.js';
 
 /** Operator API under /admin/v1, guarded by ADMIN_TOKEN. Registered only when the token is set. */
 export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adminToken: string): void {
@@ -20,14 +22,14 @@ export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adm
     });
   });
 
-  operationRoute(scope, OPERATIONS.adminGetAccount).handle(async (request) => ({
-    status: 'success',
-    ...(await describeAccount(ctx, request.params.id)),
-  }));
+  const accountAnswer = onWire<ReplyOf<typeof OPERATIONS.adminGetAccount>>();
+  operationRoute(scope, OPERATIONS.adminGetAccount).handle(async (request) =>
+    accountAnswer({ status: 'success', ...(await describeAccount(ctx, request.params.id)) }),
+  );
 
   operationRoute(scope, OPERATIONS.adminChangePlan).handle(async (request) => {
     await changePlan(ctx, request.params.id, request.body.plan);
-    return { status: 'success', ...(await describeAccount(ctx, request.params.id)) };
+    return accountAnswer({ status: 'success', ...(await describeAccount(ctx, request.params.id)) });
   });
 
   operationRoute(scope, OPERATIONS.adminCreateKey).handle(async (request, reply) => {

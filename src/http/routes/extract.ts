@@ -10,6 +10,7 @@ import { billedOperation } from '../register-operation.js';
 import type { extractResponseSchema } from '../schemas.js';
 import type { WireOf } from '../wire.js';
 import { renderInput } from './read.js';
+import { onWire } from '../wire.js';
 
 /** POST /v1/extract: cached 1 h (per URL and field specs), `fresh` honoured. */
 export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): void {
@@ -34,11 +35,11 @@ export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): v
 
 /** The JSON body of an extract (also what `pith extract --json` prints). */
 export function extractResponseBody(result: ExtractResult): WireOf<typeof extractResponseSchema> {
-  return {
+  return onWire<WireOf<typeof extractResponseSchema>>()({
     status: 'success',
     url: result.url,
     data: result.data,
     stats: { rendered: result.rendered === true },
     ...(result.warnings?.length > 0 ? { warnings: result.warnings } : {}),
-  };
+  });
 }

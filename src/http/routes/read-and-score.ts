@@ -6,6 +6,8 @@ import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
 import { readResponseBody, renderInput } from './read.js';
+import { onWire } from '../wire.js';
+import type { ReplyOf } from '../register-operation.js';
 
 /** POST /v1/read-and-score: read's JSON plus `score`; cached 1 h apart from read, `fresh` honoured. */
 export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContext): void {
@@ -23,6 +25,6 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
       });
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       serializeLargeAnswer(reply, result.markdown.length);
-      return { ...readResponseBody(result, cacheHit), score: result.score };
+      return onWire<ReplyOf<(typeof OPERATIONS)['read-and-score']>>()({ ...readResponseBody(result, cacheHit), score: result.score });
     });
 }

@@ -10,10 +10,11 @@ import { lazyRequestSignal, serializeLargeAnswer, wantsMarkdown } from '../conte
 import { OPERATIONS } from '../operations.js';
 import type { ReplyOf } from '../register-operation.js';
 import { billedOperation } from '../register-operation.js';
+import { onWire } from '../wire.js';
 
 /** The JSON body of a read: the spec's field table, `warnings` only when there are some. */
 export function readResponseBody(result: ReadResult, cacheHit: boolean): ReplyOf<typeof OPERATIONS.read> {
-  return {
+  return onWire<ReplyOf<typeof OPERATIONS.read>>()({
     status: 'success',
     url: result.url,
     markdown: result.markdown,
@@ -22,7 +23,7 @@ export function readResponseBody(result: ReadResult, cacheHit: boolean): ReplyOf
     stats: { ...result.stats, rendered: result.stats.rendered === true },
     cache: { hit: cacheHit, ttl_seconds: CACHE_TTL_SECONDS },
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
-  };
+  });
 }
 
 export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void {

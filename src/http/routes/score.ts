@@ -5,6 +5,8 @@ import type { AppContext } from '../context.js';
 import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
+import { onWire } from '../wire.js';
+import type { ReplyOf } from '../register-operation.js';
 
 /** POST /v1/score: never cached (no X-Service-Cache), but holds a concurrency slot. */
 export function registerScoreRoute(scope: FastifyInstance, ctx: AppContext): void {
@@ -15,6 +17,6 @@ export function registerScoreRoute(scope: FastifyInstance, ctx: AppContext): voi
     }))
     .run(async ({ url, signal }) => {
       const result = await scoreUrl(ctx.readDeps, { url, signal });
-      return { status: 'success', url: result.url, score: result.score };
+      return onWire<ReplyOf<typeof OPERATIONS.score>>()({ status: 'success', url: result.url, score: result.score });
     });
 }
