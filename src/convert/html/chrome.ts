@@ -14,10 +14,12 @@ import type { StatsMap } from './stats.js';
 
 /** Class/id words that always mean chrome (matched anywhere in a token). */
 const CHROME_ANYWHERE =
-  /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar|lang(?:uage)?-?(?:switcher|selector|picker|menu)|prev-?next|next-?prev|page-?nav/;
+  /cookie|consent|gdpr|newsletter|subscri|breadcrumb|pagination|skip-?link|skip-?to|social-?(?:links|icons|media|share)|share-?(?:bar|buttons|links|tools)|sharing|sharethis|addthis|modal|popup|overlay|offcanvas|off-canvas|drawer|announcement-?bar|promo-?bar|back-?to-?top|mega-?menu|site-?header|site-?footer|global-?header|global-?footer|masthead|navbar|topbar|top-bar|utility-?nav|sidebar|lang(?:uage)?-?(?:switcher|selector|picker|menu)|prev-?next|next-?prev|page-?nav|api-?(?:console|explorer|playground)/;
 /** Class/id words that mean chrome as a whole token (`nav`, but not `canvas`). */
 const CHROME_TOKEN =
-  /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar)(?:[\s_-]|$)/;
+  /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar|try-?it)(?:[\s_-]|$)/;
+/** A table of contents beside the text (only "toc" as a whole class: "toc-para" wraps sections). */
+const TABLE_OF_CONTENTS = /(?:^|\s)(?:toc|on-this-page)(?:\s|$)|table-?of-?contents/;
 /** Tag lists under a story or a post (on a grid's cards, tags are facts about the item). */
 const TAG_LIST = /(?:^|[\s_-])(?:tags|tag-?list|taglist|post-?tags|tag-?cloud)(?:[\s_-]|$)/;
 /** Per type: blocks that belong to other products, other pages or other people. */
@@ -60,6 +62,9 @@ const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|re
 /** What class-based chrome rules never drop: wrappers of the content, and blocks above a text share. */
 /** Dates are looked for in text nodes shorter than this (a byline, not a paragraph). */
 const DATE_TEXT_MAX = 200;
+const CODE_PANEL_MAX_LINK_DENSITY = 0.3;
+/** Elements that are text themselves, never chrome by their class. */
+const TEXT_BLOCKS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'pre', 'code', 'table', 'blockquote']);
 /** Remarks under a post hold less than this share of it. */
 const REMARKS_MAX_SHARE = 0.5;
 
@@ -76,7 +81,8 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   const s = stats.get(el);
   if (!s) return false;
   const name = el.name;
-  if (STRUCTURAL_BOILERPLATE.has(name)) return true;
+  // An aside of code listings is the examples panel of a reference page, not a sidebar.
+  if (STRUCTURAL_BOILERPLATE.has(name)) return !(name === 'aside' && s.codeBlocks > 0 && linkDensity(s) < CODE_PANEL_MAX_LINK_DENSITY);
   const role = el.attribs.role;
   if (role !== undefined && PATTERNS.unlikelyRoles.test(role) && name !== 'main' && name !== 'article') return true;
   if (name === 'header' && !holdsPageHeading(el, stats) && !hasAncestor(el, 'article')) return true;
@@ -90,7 +96,9 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType)) return true;
   const ci = classAndId(el);
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
-  if (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci)) return !holdsPageHeading(el, stats);
+  // Chrome words describe containers: a heading or paragraph styled "anchorWithStickyNavbar" is still text.
+  if (!TEXT_BLOCKS.has(name) && (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci) || TABLE_OF_CONTENTS.test(ci)))
+    return !holdsPageHeading(el, stats);
   if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
   const grid = pageType === 'collection' || pageType === 'listing';
   if (grid && GRID_CONTROLS.test(ci)) return true;

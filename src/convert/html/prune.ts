@@ -276,7 +276,8 @@ function hasNestedTable(cell: Element): boolean {
 }
 
 export function normaliseTitle(s: string): string {
-  return collapseWhitespace(s.replace(/[\u00b6\u00a7]/g, ''))
+  // Heading permalinks: ¶, §, and icon-font glyphs from the private use area.
+  return collapseWhitespace(s.replace(/[\u00b6\u00a7\ue000-\uf8ff]/g, ''))
     .toLowerCase()
     .replace(/[\u2018\u2019\u201c\u201d"'`]/g, '');
 }
