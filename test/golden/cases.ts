@@ -18,7 +18,7 @@ export const DEFAULT_BASE = 'http://fakehost/';
 export interface CaseMeta {
   url?: string;
   contentLanguage?: string;
-  /** Page type for per-type measurement: article, docs, product, forum, listing, landing, edge. */
+  /** Page type for per-type measurement (bench/extract-golden.mjs): a metadata.page_type value, or `edge` for parser edge cases. */
   type?: string;
 }
 
