@@ -1,14 +1,31 @@
 #!/bin/sh
-# Extraction quality + speed (issue 5): pith's engine and readability-linkedom, same run, on
-# the 181 pages of the article-extraction benchmark, with the shared extract-eval harness.
-#   npm run bench:extract                 # 3 timed passes (the published numbers)
+# Extraction quality + speed: pith's engine against reference extractors, same run, with the
+# shared extract-eval harness, on both benchmarks:
+#   1. the 181 pages of the article-extraction benchmark (4-shingle F1; pith and
+#      readability-linkedom, 3 timed passes: the published speed ratio),
+#   2. wcxb-dev, 1,497 pages of 7 types (word F1 per page type; pith, readability-linkedom
+#      and defuddle-linkedom, 1 pass: quality), then the page-type classifier's accuracy.
+#   npm run bench:extract                 # both (about 15 minutes on 2 cores)
 #   npm run bench:extract -- --limit 30   # quick look while iterating
-# Results (JSON, Markdown per page) go to bench/results/extract/ (not committed).
+#   ONLY=article|wcxb npm run bench:extract
+# Results (JSON, Markdown per page) go to bench/results/extract/{article,wcxb}/ (not committed).
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 EVAL=${EXTRACT_EVAL_DIR:-$ROOT/../shared/tools/extract-eval}
+WCXB=${WCXB_DIR:-$ROOT/../shared/bench/wcxb-dev}
 if [ ! -d "$EVAL/node_modules" ]; then (cd "$EVAL" && npm install); fi
-cd "$EVAL"
-exec node src/cli.mjs all \
-  --extractors "$ROOT/bench/extract-adapter.mjs,readability-linkedom" \
-  --repeat "${REPEAT:-3}" --out "$ROOT/bench/results/extract" "$@"
+ONLY=${ONLY:-}
+if [ "$ONLY" != "wcxb" ]; then
+  echo "== article-extraction benchmark (181 articles)"
+  (cd "$EVAL" && node src/cli.mjs all \
+    --extractors "$ROOT/bench/extract-adapter.mjs,readability-linkedom" \
+    --repeat "${REPEAT:-3}" --out "$ROOT/bench/results/extract/article" "$@")
+fi
+if [ "$ONLY" != "article" ]; then
+  echo "== wcxb-dev (1,497 pages, 7 page types)"
+  (cd "$EVAL" && node src/cli.mjs all \
+    --extractors "$ROOT/bench/extract-adapter.mjs,readability-linkedom,defuddle-linkedom" \
+    --data "$WCXB" --repeat "${WCXB_REPEAT:-1}" --bootstrap 200 --out "$ROOT/bench/results/extract/wcxb" "$@")
+  echo "== page-type classifier"
+  node "$ROOT/bench/extract-page-types.mjs" --data "$WCXB"
+fi
