@@ -16,7 +16,7 @@ import { prepareDocument } from './prepare.js';
 import { computeStats } from './stats.js';
 import { effectiveBase } from './urls.js';
 import { injectionWarning } from './injection.js';
-import { pageWarnings } from './warnings.js';
+import { hiddenTextWarning, pageWarnings } from './warnings.js';
 
 /**
  * The extraction engine: HTML in, main content out as GitHub-flavoured Markdown plus
@@ -29,6 +29,8 @@ export interface HtmlToMarkdownOptions {
   contentLanguage?: string | null;
   /** Skip the page-type classifier and use this type (benchmarks measure the rules apart from it). */
   pageType?: PageType;
+  /** Keep text styled to be invisible (`keep_hidden`); it is still counted and checked. */
+  keepHidden?: boolean;
 }
 
 /** A description made from the first paragraph is cut at about this many characters. */
@@ -52,7 +54,7 @@ export function htmlToMarkdown(html: string, baseUrl: string, options: HtmlToMar
 function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions): ConvertResult {
   if (looksBinary(html)) throw new ServiceError('EXTRACTION_FAILED', 'the document is binary, not HTML text');
   const doc = parseHtml(html);
-  const prepared = prepareDocument(doc);
+  const prepared = prepareDocument(doc, { keepHidden: options.keepHidden === true });
   const { signals, raw } = prepared;
   const meta = buildMetadata(raw);
   const body = bodyOf(doc, prepared);
@@ -72,7 +74,9 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   if (meta.author) metadata.author = sanitize(meta.author);
   if (meta.publishedAt) metadata.published_at = sanitize(meta.publishedAt);
   const warnings = pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, content.textLength);
-  const injection = injectionWarning(markdown, 'the main content');
+  const hidden = hiddenTextWarning(prepared.hidden, options.keepHidden === true);
+  if (hidden) warnings.push(hidden);
+  const injection = injectionWarning(markdown, 'the main content') ?? injectionWarning(prepared.hidden.sample, 'hidden text of the page');
   if (injection) warnings.push(injection);
   return { markdown, metadata, warnings };
 }

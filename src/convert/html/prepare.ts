@@ -3,6 +3,8 @@ import type { ChildNode, Document, ParentNode } from 'domhandler';
 import { MAX_DEPTH, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
 import { ServedContent } from './served-content.js';
 import { labelTabPanels } from './tabs.js';
+import type { HideReason, VisibilityPlan } from './visibility.js';
+import { INVISIBLE_MAX_CHARS, hideReason, inlineDeclarations, isRevealable, looksAnimated, planVisibility } from './visibility.js';
 
 /**
  * Phase 1 of extraction: take out everything that can never be content (scripts, styles,
@@ -47,7 +49,6 @@ const NEVER_CONTENT = new Set([
 
 /** Text-level edits shop themes mark aria-hidden while a screen-reader copy says the same. */
 const VISIBLE_EDITS = new Set(['del', 'ins', 's', 'strike']);
-const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
 /** Screen-reader-only and hidden utility classes carry labels like "Share on X", never content. */
 const HIDDEN_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden|sr-only|visually-hidden|screen-reader-text|visuallyhidden|a11y-hidden)(?:\s|$)/i;
 const SPA_ROOT_IDS = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'ember-app', 'react-root', 'main-app', 'q-app']);
@@ -81,8 +82,28 @@ export interface MarkupHints {
   textAreas: number;
 }
 
+/** Text a reader never sees, set aside by prepare (issue 21). */
+export interface HiddenText {
+  /** Characters of text styled to be invisible (font-size 0, off-screen, …): dropped, or kept with keepHidden. */
+  invisibleChars: number;
+  /** Characters of collapsed panels kept because the page reveals them on interaction. */
+  revealableChars: number;
+  /** The hidden text itself (every kind, capped), for the PROMPT_INJECTION check. */
+  sample: string;
+}
+
+export interface PrepareOptions {
+  maxDepth?: number;
+  /** Keep text styled to be invisible (still counted and checked). */
+  keepHidden?: boolean;
+}
+
+/** Hidden text kept for the injection check, at most. */
+const HIDDEN_SAMPLE_CHARS = 64 * 1024;
+
 export interface Prepared {
   signals: ShellSignals;
+  hidden: HiddenText;
   raw: RawMetadata;
   hints: MarkupHints;
   /** Elements flattened because they sat deeper than MAX_DEPTH. */
@@ -96,16 +117,16 @@ export interface Prepared {
  * One iterative walk over the whole document: cap the depth, collect metadata sources,
  * remove non-content nodes, note JS_SHELL signals. Mutates `doc`.
  */
-export function prepareDocument(doc: Document, maxDepth = MAX_DEPTH): Prepared {
-  const walk = new PrepareWalk(maxDepth);
+export function prepareDocument(doc: Document, options: PrepareOptions = {}): Prepared {
+  const walk = new PrepareWalk(options.maxDepth ?? MAX_DEPTH, planVisibility(doc), options.keepHidden === true);
   walk.run(doc.children, 1);
   walk.served.placeSegments();
   for (const { div, depth } of walk.served.rescueNoscripts()) walk.run(div.children, depth + 1);
   // before removal: tab strips and radio inputs are still in the tree to pair with panels
   for (const label of labelTabPanels(walk.tablists, walk.tabLabels)) walk.doomed.push(label);
   removeNodes(walk.doomed);
-  const { signals, raw, hints, flattened, firstBody, firstHtml } = walk;
-  return { signals, raw, hints, flattened, firstBody, firstHtml };
+  const { signals, raw, hints, flattened, firstBody, firstHtml, hidden } = walk;
+  return { signals, raw, hints, flattened, firstBody, firstHtml, hidden };
 }
 
 /** The state of the prepare walk; `run` may be called again on content found afterwards. */
@@ -125,11 +146,40 @@ class PrepareWalk {
   readonly doomed: ChildNode[] = [];
   readonly tablists: Element[] = [];
   readonly tabLabels: Element[] = [];
+  readonly hidden: HiddenText = { invisibleChars: 0, revealableChars: 0, sample: '' };
   flattened = 0;
   firstBody: Element | null = null;
   firstHtml: Element | null = null;
 
-  constructor(private readonly maxDepth: number) {}
+  constructor(
+    private readonly maxDepth: number,
+    private readonly visibility: VisibilityPlan,
+    private readonly keepHidden: boolean,
+  ) {}
+
+  /**
+   * Whether to drop a hidden element. Revealed-on-interaction panels stay (counted);
+   * invisible text stays only with keepHidden (counted either way); a page's streamed
+   * segments are placed elsewhere (served-content.ts).
+   */
+  private dropHidden(node: Element, reason: HideReason): boolean {
+    if (node.attribs.hidden !== undefined && this.served.isStreamedSegment(node)) return false;
+    const text = textOf(node);
+    if (this.hidden.sample.length < HIDDEN_SAMPLE_CHARS) this.hidden.sample += ` ${text.slice(0, HIDDEN_SAMPLE_CHARS)}`;
+    if (isRevealable(node, this.visibility)) {
+      this.hidden.revealableChars += text.trim().length;
+      return false;
+    }
+    const chars = text.trim().length;
+    if (reason === 'invisible') {
+      if (chars > INVISIBLE_MAX_CHARS) return false;
+      this.hidden.invisibleChars += chars;
+      return !this.keepHidden;
+    }
+    // a stylesheet's show/hide of a whole section is left to the page's scripts to undo
+    if (reason === 'sheet-ui') return chars <= INVISIBLE_MAX_CHARS;
+    return true;
+  }
 
   run(nodes: readonly ChildNode[], startDepth: number): void {
     const { signals, raw, doomed, served } = this;
@@ -211,7 +261,8 @@ class PrepareWalk {
       else if (name === 'label' && a.for !== undefined) this.tabLabels.push(node);
       if (a.id !== undefined && SPA_ROOT_IDS.has(a.id)) signals.spaRoot = true;
       if (a['ng-app'] !== undefined || a['data-reactroot'] !== undefined || a['data-server-rendered'] !== undefined) signals.spaRoot = true;
-      if (isHidden(node) && !(a.hidden !== undefined && served.isStreamedSegment(node))) {
+      const hidden = hiddenReason(node, this.visibility);
+      if (hidden !== null && this.dropHidden(node, hidden)) {
         doomed.push(node);
         continue;
       }
@@ -255,19 +306,22 @@ function collectHeadFact(el: Element, raw: RawMetadata): void {
   }
 }
 
-function isHidden(el: Element): boolean {
+/** Why a reader would not see `el` (attributes, utility classes, inline style, the page's sheets), or null. */
+function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | null {
   const a = el.attribs;
   // Inactive tabs (install commands per package manager, code per language) are content.
-  if (a.role === 'tabpanel') return false;
-  if (a.role === 'tablist') return true;
-  if (a.hidden !== undefined) return true;
+  if (a.role === 'tabpanel') return null;
+  if (a.role === 'tablist') return 'ui';
+  if (a.hidden !== undefined) return 'ui';
   // aria-hidden hides from screen readers only; edits (a struck-out old price) stay on screen.
-  if (a['aria-hidden'] === 'true' && !isMathCarrier(el) && !VISIBLE_EDITS.has(el.name)) return true;
-  if (a.style !== undefined && HIDDEN_STYLE.test(a.style)) return true;
-  if (a.class !== undefined && HIDDEN_CLASS.test(a.class)) return true;
+  if (a['aria-hidden'] === 'true' && !isMathCarrier(el) && !VISIBLE_EDITS.has(el.name)) return 'ui';
+  if (a.class !== undefined && HIDDEN_CLASS.test(a.class)) return 'ui';
   // schema.org list positions ("1", "2") are ordering data that themes hide, not text.
-  if (a.itemprop === 'position' && /^\s*\d{1,6}\s*$/.test(textOf(el))) return true;
-  return false;
+  if (a.itemprop === 'position' && /^\s*\d{1,6}\s*$/.test(textOf(el))) return 'ui';
+  const inline = a.style !== undefined ? hideReason(inlineDeclarations(a.style)) : null;
+  if (inline === 'ui') return 'ui';
+  if (looksAnimated(el)) return null;
+  return inline ?? visibility.bySheet.get(el) ?? null;
 }
 
 /** KaTeX/MathJax put the readable TeX next to an aria-hidden visual copy; keep the carriers. */

@@ -1,5 +1,5 @@
 import type { Warning } from '../types.js';
-import type { ShellSignals } from './prepare.js';
+import type { HiddenText, ShellSignals } from './prepare.js';
 
 /**
  * JS_SHELL: the server sent almost no text and the page is built by scripts (an SPA root,
@@ -30,4 +30,20 @@ export function pageWarnings(signals: ShellSignals, bodyTextLength: number, cont
     return [{ code: 'LOW_CONTENT', message: `the main content is very short (${contentTextLength} characters)` }];
   }
   return [];
+}
+
+/**
+ * HIDDEN_TEXT: text styled so that no reader sees it (font-size 0, opacity 0, off-screen,
+ * clipped, the colour of its background) was left out — or kept, with `keep_hidden`. Never
+ * silent: such text is how instructions are planted for AI agents. Collapsed panels the
+ * page opens on interaction are kept, and the message counts them too (a page can dress
+ * hidden text as a panel).
+ */
+export function hiddenTextWarning(hidden: HiddenText, kept: boolean): Warning | null {
+  if (hidden.invisibleChars === 0) return null;
+  const panels = hidden.revealableChars > 0 ? `; ${hidden.revealableChars} characters of collapsed panels were kept` : '';
+  return {
+    code: 'HIDDEN_TEXT',
+    message: `${hidden.invisibleChars} characters of text styled to be invisible were ${kept ? 'kept (keep_hidden)' : 'left out'}${panels}`,
+  };
 }

@@ -1,0 +1,262 @@
+import { selectAll } from 'css-select';
+import * as csstree from 'css-tree';
+import type { AnyNode, Document, Element } from 'domhandler';
+import { isElement, textOf } from './dom.js';
+
+/**
+ * What a reader of the page sees (issue 21). Text styled so that nobody sees it — font-size
+ * 0, opacity 0, off-screen, clipped to nothing, the colour of its background — is the usual
+ * way to plant instructions for AI agents in a page: it is not content. Content the page
+ * reveals on interaction (a tab panel, an accordion panel a button names, `hidden=
+ * "until-found"`, a "read more" tail) is content, although hidden at load.
+ *
+ * Decided from inline styles and from the page's own `<style>` sheets (css-tree parses
+ * them; css-select matches their selectors), bounded like everything that reads target
+ * content: at most MAX_CSS_CHARS of CSS and MAX_HIDING_RULES rules that hide.
+ */
+
+/**
+ * Why an element is hidden. `ui`: ordinary show/hide in the markup (menus, modals);
+ * `sheet-ui`: the same from a stylesheet rule; `invisible`: text styled away.
+ */
+export type HideReason = 'ui' | 'sheet-ui' | 'invisible';
+
+/** CSS read from the page's `<style>` elements; the rest is ignored. */
+const MAX_CSS_CHARS = 256 * 1024;
+/** Stylesheet rules that hide something, matched against the page at most. */
+const MAX_HIDING_RULES = 300;
+/** Font sizes under this (px) are unreadable. */
+const MIN_READABLE_PX = 2;
+/** Offsets beyond this (px) put a box off-screen (the `left: -9999px` trick). */
+const OFF_SCREEN_PX = 999;
+/**
+ * Invisibly styled text longer than this is kept: planted instructions are a sentence or a
+ * paragraph, while whole sections styled away are layout and animation tricks (a `font-size:
+ * 0` row whose columns reset it, a section faded in on scroll). Kept text is still checked
+ * for PROMPT_INJECTION.
+ */
+export const INVISIBLE_MAX_CHARS = 400;
+
+export interface VisibilityPlan {
+  /** Elements a top-level rule of the page's stylesheets hides, and why. */
+  bySheet: Map<Element, HideReason>;
+  /** ids named by a control's `aria-controls`: panels the page opens on interaction. */
+  controlled: Set<string>;
+}
+
+/**
+ * One pass over the document before prepare's walk: the stylesheets and the controlled
+ * ids must be known before any element is judged (a `<style>` or a button may come after
+ * the element it concerns).
+ */
+export function planVisibility(doc: Document): VisibilityPlan {
+  const css: string[] = [];
+  let cssChars = 0;
+  const controlled = new Set<string>();
+  const stack: AnyNode[] = [...doc.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (!isElement(node)) continue;
+    if (node.name === 'style' && cssChars < MAX_CSS_CHARS) {
+      // textOf skips style content on purpose; the sheet is the text children themselves
+      const text = node.children
+        .map((c) => (c.type === 'text' ? c.data : ''))
+        .join('')
+        .slice(0, MAX_CSS_CHARS - cssChars);
+      cssChars += text.length;
+      css.push(text);
+      continue;
+    }
+    const controls = node.attribs['aria-controls'];
+    if (controls !== undefined) for (const id of controls.split(/\s+/)) if (id) controlled.add(id);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
+  }
+  return { bySheet: css.length > 0 ? sheetHiddenElements(doc, css.join('\n')) : new Map(), controlled };
+}
+
+/** Elements hidden by the stylesheet rules that are not inside an at-rule (no media query guesses). */
+function sheetHiddenElements(doc: Document, css: string): Map<Element, HideReason> {
+  const hidden = new Map<Element, HideReason>();
+  let ast: csstree.CssNode;
+  try {
+    ast = csstree.parse(css, { parseValue: false, parseAtrulePrelude: false, parseCustomProperty: false, onParseError: () => {} });
+  } catch {
+    return hidden;
+  }
+  if (ast.type !== 'StyleSheet') return hidden;
+  let rules = 0;
+  for (const rule of ast.children) {
+    if (rule.type !== 'Rule' || rules >= MAX_HIDING_RULES) continue;
+    const reason = hideReason(declarationsOf(rule));
+    if (reason === null) continue;
+    rules++;
+    for (const selector of selectorsOf(rule)) {
+      let matched: Element[];
+      try {
+        matched = selectAll<AnyNode, Element>(selector, doc);
+      } catch {
+        continue; // a selector css-select cannot run (e.g. ::before) hides nothing we keep
+      }
+      const kind: HideReason = reason === 'ui' ? 'sheet-ui' : reason;
+      for (const el of matched) if (hidden.get(el) !== 'invisible') hidden.set(el, kind);
+    }
+  }
+  return hidden;
+}
+
+function declarationsOf(rule: csstree.Rule): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const d of rule.block.children) {
+    if (d.type !== 'Declaration') continue;
+    out.set(d.property.toLowerCase(), csstree.generate(d.value).toLowerCase().trim());
+  }
+  return out;
+}
+
+/** The selectors of a rule, one string each; pseudo-elements never match elements. */
+function selectorsOf(rule: csstree.Rule): string[] {
+  if (rule.prelude.type !== 'SelectorList') return [];
+  const out: string[] = [];
+  for (const s of rule.prelude.children) {
+    const text = csstree.generate(s);
+    if (!text.includes('::') && !/:(?:before|after|hover|focus|active|visited|target|checked)\b/.test(text)) out.push(text);
+  }
+  return out;
+}
+
+/** Declarations of an inline `style` attribute (a tolerant split: values there are simple). */
+export function inlineDeclarations(style: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const part of style.split(';')) {
+    const colon = part.indexOf(':');
+    if (colon < 0) continue;
+    const name = part.slice(0, colon).trim().toLowerCase();
+    if (name)
+      out.set(
+        name,
+        part
+          .slice(colon + 1)
+          .replace(/!important/i, '')
+          .trim()
+          .toLowerCase(),
+      );
+  }
+  return out;
+}
+
+/** Whether declarations hide their element, and how. */
+export function hideReason(d: Map<string, string>): HideReason | null {
+  const value = (name: string): string | undefined => {
+    const v = d.get(name);
+    return v?.endsWith('!important') ? v.slice(0, -'!important'.length).trimEnd() : v;
+  };
+  if (value('display') === 'none' || value('visibility') === 'hidden' || value('visibility') === 'collapse') return 'ui';
+  const opacity = value('opacity');
+  // opacity 0 next to a transform or transition is a fade-in an animation library starts from
+  const animated = d.has('transform') || d.has('-webkit-transform') || d.has('transition') || d.has('animation') || d.has('will-change');
+  if (opacity !== undefined && !animated && /^(?:0+(?:\.0*)?|\.0+)%?$/.test(opacity)) return 'invisible';
+  const fontSize = value('font-size');
+  if (fontSize !== undefined && tinyFontSize(fontSize)) return 'invisible';
+  const textIndent = px(value('text-indent'));
+  if (textIndent !== null && textIndent <= -OFF_SCREEN_PX) return 'invisible';
+  const position = value('position');
+  if (position === 'absolute' || position === 'fixed') {
+    for (const side of ['left', 'top', 'right', 'bottom']) {
+      const offset = px(value(side));
+      if (offset !== null && Math.abs(offset) >= OFF_SCREEN_PX) return 'invisible';
+    }
+  }
+  const clip = value('clip');
+  if (clip !== undefined && /^rect\(\s*(?:0|1px)(?:[\s,]+(?:0|1px)){3}\s*\)$/.test(clip)) return 'invisible';
+  const clipPath = value('clip-path');
+  if (clipPath !== undefined && /^(?:inset\(\s*(?:50|100)%\s*\)|circle\(\s*0(?:px|%)?\s*\))$/.test(clipPath)) return 'invisible';
+  const overflow = value('overflow');
+  if (overflow === 'hidden' && (zeroLength(value('width')) || zeroLength(value('height')))) return 'invisible';
+  const transform = value('transform');
+  if (transform !== undefined && /^scale\(\s*0(?:\.0+)?\s*\)$/.test(transform)) return 'invisible';
+  const color = value('color');
+  if (color !== undefined) {
+    if (color === 'transparent' || /^rgba\(.*,\s*0(?:\.0+)?\s*\)$/.test(color)) return 'invisible';
+    const background = value('background-color') ?? value('background');
+    if (background !== undefined && sameColour(color, background)) return 'invisible';
+  }
+  return null;
+}
+
+function tinyFontSize(v: string): boolean {
+  if (/^0(?:\.0+)?(?:px|em|rem|pt|%|vw|vh)?$/.test(v)) return true;
+  const n = px(v);
+  return n !== null && n < MIN_READABLE_PX;
+}
+
+function zeroLength(v: string | undefined): boolean {
+  return v !== undefined && /^0(?:\.0+)?(?:px|em|rem|%)?$/.test(v);
+}
+
+/** A length in px, or null when it is not one (em, %, calc…). */
+function px(v: string | undefined): number | null {
+  if (v === undefined) return null;
+  const m = /^(-?\d+(?:\.\d+)?)px$/.exec(v);
+  return m ? Number(m[1]) : null;
+}
+
+const NAMED: Record<string, string> = { white: '#ffffff', black: '#000000', '#fff': '#ffffff', '#000': '#000000' };
+
+function normalColour(c: string): string {
+  const v = c.replace(/\s+/g, '');
+  if (NAMED[v]) return NAMED[v] as string;
+  const rgb = /^rgba?\((\d+),(\d+),(\d+)(?:,1(?:\.0+)?)?\)$/.exec(v);
+  if (rgb) return `#${[rgb[1], rgb[2], rgb[3]].map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+  if (/^#[0-9a-f]{3}$/.test(v)) return `#${v[1]}${v[1]}${v[2]}${v[2]}${v[3]}${v[3]}`;
+  return v;
+}
+
+function sameColour(a: string, b: string): boolean {
+  return normalColour(a) === normalColour(b);
+}
+
+/**
+ * Elements an animation library fades or slides in (they start at opacity 0 or off their
+ * place and are shown on scroll): their start state is not hiding. Generic tokens only.
+ */
+const ANIMATED_CLASS = /(?:^|[\s_-])(?:animated?|animation|fade|fadein|reveal|aos|wow|motion|sal|scroll-reveal|et_animated)(?:[\s_-]|$)/i;
+
+export function looksAnimated(el: Element): boolean {
+  const a = el.attribs;
+  return (
+    a['data-aos'] !== undefined ||
+    a['data-animation'] !== undefined ||
+    a['data-sal'] !== undefined ||
+    a['data-w-id'] !== undefined ||
+    (a.class !== undefined && ANIMATED_CLASS.test(a.class))
+  );
+}
+
+/**
+ * Content revealed on interaction, kept although hidden at load: tab panels (tabs.ts names
+ * them), `hidden="until-found"`, a panel a control names (`aria-controls`), the hidden tail
+ * of a "read more" text (a sibling control that says so).
+ */
+export function isRevealable(el: Element, plan: VisibilityPlan): boolean {
+  const a = el.attribs;
+  if (a.role === 'tabpanel') return true;
+  if (a.hidden === 'until-found') return true;
+  if (a.id !== undefined && plan.controlled.has(a.id)) return true;
+  return readMoreTail(el);
+}
+
+const READ_MORE = /^(?:read|show|see|view) (?:more|all|full)\b|^more\b|^…?\s*(?:read|show) more/i;
+
+function readMoreTail(el: Element): boolean {
+  for (const s of [adjacentElement(el, 'prev'), adjacentElement(el, 'next')]) {
+    if (s && (s.name === 'button' || s.name === 'a' || s.attribs.role === 'button') && READ_MORE.test(textOf(s).trim())) return true;
+  }
+  return false;
+}
+
+/** The nearest element sibling on one side, past whitespace-only text. */
+function adjacentElement(el: Element, side: 'prev' | 'next'): Element | null {
+  let s = el[side];
+  while (s && s.type === 'text' && s.data.trim() === '') s = s[side];
+  return s && isElement(s) ? s : null;
+}
