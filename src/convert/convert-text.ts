@@ -24,6 +24,8 @@ export interface TextDocument {
   contentType: string | null;
   headers: Record<string, string>;
   url: string;
+  /** Options of the HTML engine the caller chose. */
+  html?: { keepHidden?: boolean };
 }
 
 /** Bodies up to this size convert on the calling thread: a worker hop would cost more. */
@@ -88,7 +90,7 @@ async function convertText(input: TextInput, format: Exclude<Format, 'pdf'>, war
   });
   switch (format) {
     case 'html': {
-      return htmlToMarkdown(text, input.url, { contentLanguage: language });
+      return htmlToMarkdown(text, input.url, { contentLanguage: language, ...input.html });
     }
     case 'json': {
       const json = jsonToMarkdown(text);
@@ -107,7 +109,7 @@ async function convertText(input: TextInput, format: Exclude<Format, 'pdf'>, war
     }
     case 'xml': {
       if (rootName(parseXml(text.slice(0, 64 * 1024)).doc) === 'html') {
-        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language });
+        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language, ...input.html });
         return { ...result, metadata: { ...result.metadata, content_type: 'application/xhtml+xml' } };
       }
       const xml = xmlToMarkdown(text);

@@ -37,4 +37,6 @@ export interface ConvertInput {
   url: string;
   /** The request's signal: a page still waiting for a converter is dropped when it aborts. */
   signal?: AbortSignal;
+  /** Options of the HTML engine the caller chose (e.g. keep_hidden). */
+  html?: { keepHidden?: boolean };
 }

@@ -23,6 +23,14 @@ export const errorEnvelopeSchema = {
   additionalProperties: true,
 } as const;
 
+/** `keep_hidden`: text styled to be invisible is returned instead of left out. */
+export const keepHiddenOptionSchema = {
+  type: 'boolean',
+  default: false,
+  description:
+    'Keep text styled so that no reader sees it (font-size 0, opacity 0, off-screen, clipped, the colour of its background). It is left out by default, with a HIDDEN_TEXT warning; kept, it is still counted there and checked for PROMPT_INJECTION.',
+} as const;
+
 /** `render`: false, true or "auto" (the default). */
 export const renderOptionSchema = {
   anyOf: [{ type: 'boolean' }, { type: 'string', enum: ['auto'] }],
@@ -38,6 +46,7 @@ export const readRequestSchema = {
     url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL to read.' },
     fresh: { type: 'boolean', default: false, description: 'Skip the cache lookup; the result is still cached.' },
     render: renderOptionSchema,
+    keep_hidden: keepHiddenOptionSchema,
   },
 } as const;
 
@@ -156,6 +165,7 @@ export const batchRequestSchema = {
       description: '1..100 public http(s) URLs; duplicates allowed (each is charged).',
     },
     render: { ...renderOptionSchema, description: `${renderOptionSchema.description} Applies to every item.` },
+    keep_hidden: { ...keepHiddenOptionSchema, description: `${keepHiddenOptionSchema.description} Applies to every item.` },
     fresh: { ...anyValue, readOnly: true, description: 'Not accepted: a batch always reads through the cache (BAD_REQUEST).' },
   },
 } as const;

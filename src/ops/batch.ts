@@ -3,6 +3,7 @@ import { isServiceError } from '../errors.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import type { RenderMode } from '../render/types.js';
 import type { ReadDeps, ReadResult } from './read.js';
+import type { ReadOptions } from './read-options.js';
 import { readPage } from './read.js';
 import { routeFragment } from './rendering.js';
 
@@ -36,6 +37,8 @@ export interface BatchInput {
   allowPrivateTargets: readonly string[];
   /** `render` for every item; default "auto". */
   render?: RenderMode;
+  /** How to read every item (part of each item's cache key). */
+  options?: ReadOptions;
   signal?: AbortSignal;
   /** Called once for every failed item, with its index (the route refunds its credit). */
   onItemFailed: (index: number) => Promise<void>;
@@ -103,6 +106,7 @@ async function readItem(
         url,
         fresh: false,
         render: input.render ?? 'auto',
+        ...(input.options ? { options: input.options } : {}),
         ...(fragment ? { fragment } : {}),
         ...(input.signal ? { signal: input.signal } : {}),
       });

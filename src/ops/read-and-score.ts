@@ -1,5 +1,6 @@
 import { withLease } from '../fetch/memory-budget.js';
 import type { ReadDeps, ReadInput, ReadResult } from './read.js';
+import { DEFAULT_READ_OPTIONS, readOptionsKey } from './read-options.js';
 import { cacheKey } from './cache.js';
 import { convertWithRender, openSignal } from './read.js';
 import { renderAwareCache } from './rendering.js';
@@ -23,16 +24,17 @@ export async function readAndScore(
 ): Promise<{ result: ReadAndScoreResult; cacheHit: boolean }> {
   const mode = input.render ?? 'auto';
   const fragment = input.fragment ? { fragment: input.fragment } : {};
+  const options = input.options ?? DEFAULT_READ_OPTIONS;
   return renderAwareCache(
     deps,
-    cacheKey('read-and-score', deps.engineVersion, input.url),
+    cacheKey('read-and-score', deps.engineVersion, input.url) + readOptionsKey(options),
     { mode, fresh: input.fresh, ...fragment },
     async () => {
       const signal = openSignal(input.signal);
       const startedAt = performance.now();
       return withLease(deps.memory, async (memory) => {
         const doc = await deps.fetcher.fetch(input.url, { ...(signal ? { signal } : {}), ...(memory ? { memory } : {}) });
-        const read = await convertWithRender(deps, doc, { render: mode, startedAt, ...fragment, ...(signal ? { signal } : {}) });
+        const read = await convertWithRender(deps, doc, { render: mode, startedAt, options, ...fragment, ...(signal ? { signal } : {}) });
         const score = await scoreDocument(deps, doc, signal);
         return {
           result: { ...read.result, score },

@@ -1,4 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import type { ReadOptions } from './read-options.js';
+import { DEFAULT_READ_OPTIONS, readOptionsKey } from './read-options.js';
 import type { ConvertOptions } from '../convert/index.js';
 import type { JobRunner } from '../convert/workers/jobs.js';
 import { convertDocument } from '../convert/index.js';
@@ -58,6 +60,8 @@ export interface ReadInput {
   render?: RenderMode;
   /** A client-side route of the request URL (see rendering.ts routeFragment). */
   fragment?: string;
+  /** How to read the page (part of the cache key); defaults when absent. */
+  options?: ReadOptions;
 }
 
 export function openSignal(signal: ReadInput['signal']): AbortSignal | undefined {
@@ -67,11 +71,12 @@ export function openSignal(signal: ReadInput['signal']): AbortSignal | undefined
 /** Reads one URL through the one-hour cache. `fresh` skips the lookup but still writes. */
 export async function readPage(deps: ReadDeps, input: ReadInput): Promise<{ result: ReadResult; cacheHit: boolean }> {
   const mode = input.render ?? 'auto';
+  const options = input.options ?? DEFAULT_READ_OPTIONS;
   return renderAwareCache(
     deps,
-    cacheKey('read', deps.engineVersion, input.url),
+    cacheKey('read', deps.engineVersion, input.url) + readOptionsKey(options),
     { mode, fresh: input.fresh, ...(input.fragment ? { fragment: input.fragment } : {}) },
-    () => fetchAndConvert(deps, input.url, { render: mode, ...optional(input) }),
+    () => fetchAndConvert(deps, input.url, { render: mode, options, ...optional(input) }),
   );
 }
 
@@ -79,6 +84,8 @@ export interface FetchAndConvertOptions {
   render: RenderMode;
   fragment?: string;
   signal?: AbortSignal;
+  /** How to read the page; defaults when absent. */
+  options?: ReadOptions;
 }
 
 /** Fetch, render when wanted, convert, without the cache; shared by read, batch items and the CLI. */
@@ -103,16 +110,16 @@ export async function convertWithRender(
 ): Promise<RenderAwareOutcome<ReadResult>> {
   let staticResult: ReadResult | null = null;
   if (opts.render !== true) {
-    staticResult = await convertFetched(deps, doc, opts.signal);
+    staticResult = await convertFetched(deps, doc, opts.signal, opts.options);
     staticResult.needsRender = staticResultNeedsRender(staticResult.warnings, doc.body);
     if (opts.render === false || !staticResult.needsRender) return { result: staticResult, rendered: false, staticResult };
   }
   const outcome = await renderFetched(deps.render, doc, { mode: opts.render, startedAt: opts.startedAt, ...optional(opts) });
   if (!outcome.rendered) {
-    const base = staticResult ?? (await convertFetched(deps, doc, opts.signal));
+    const base = staticResult ?? (await convertFetched(deps, doc, opts.signal, opts.options));
     return { result: { ...base, warnings: [...base.warnings, outcome.warning] }, rendered: false, staticResult };
   }
-  const result = await convertFetched(deps, outcome.document, opts.signal);
+  const result = await convertFetched(deps, outcome.document, opts.signal, opts.options);
   result.stats.rendered = true;
   result.warnings = [...outcome.warnings, ...result.warnings];
   return { result, rendered: true, staticResult };
@@ -128,9 +135,17 @@ export async function convertFetched(
   deps: Pick<ReadDeps, 'convert' | 'runner'>,
   doc: FetchedDocument,
   signal?: AbortSignal,
+  options: ReadOptions = DEFAULT_READ_OPTIONS,
 ): Promise<ReadResult> {
   const started = performance.now();
-  const input = { body: doc.body, contentType: doc.contentType, headers: doc.headers, url: doc.url, ...(signal ? { signal } : {}) };
+  const input = {
+    body: doc.body,
+    contentType: doc.contentType,
+    headers: doc.headers,
+    url: doc.url,
+    ...(options.keepHidden ? { html: { keepHidden: true } } : {}),
+    ...(signal ? { signal } : {}),
+  };
   const converted = await convertDocument(input, { ...deps.convert, ...(deps.runner ? { runner: deps.runner } : {}) });
   const extractionMs = Math.round(performance.now() - started);
   return {

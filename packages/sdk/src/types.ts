@@ -13,6 +13,8 @@ export interface ReadRequest {
   /** Skip the cache lookup; the result is still cached. */
   fresh?: boolean;
   render?: RenderMode;
+  /** Keep text styled so that no reader sees it (font-size 0, opacity 0, off-screen, clipped, the colour of its background). It is left out by default, with a HIDDEN_TEXT warning; kept, it is still counted there and checked for PROMPT_INJECTION. */
+  keep_hidden?: boolean;
 }
 
 export interface ReadResponse {
@@ -194,6 +196,8 @@ export interface BatchRequest {
   urls: string[];
   /** Render the page in a headless browser before converting it: `false` never, `true` always, `"auto"` (default) only when the page as the server sent it is a JavaScript shell (JS_SHELL, or LOW_CONTENT on script-heavy markup). Same cost; `stats.rendered` says whether it happened, a RENDER_SKIPPED warning says why a wanted render did not. Applies to every item. */
   render?: boolean | "auto";
+  /** Keep text styled so that no reader sees it (font-size 0, opacity 0, off-screen, clipped, the colour of its background). It is left out by default, with a HIDDEN_TEXT warning; kept, it is still counted there and checked for PROMPT_INJECTION. Applies to every item. */
+  keep_hidden?: boolean;
 }
 
 export interface BatchResponse {

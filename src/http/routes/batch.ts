@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import { readBatch } from '../../ops/batch.js';
+import { readOptionsOf } from '../../ops/read-options.js';
 import type { AppContext } from '../context.js';
 import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
@@ -24,6 +25,7 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
         urls: request.body.urls,
         parallelism: ctx.config.batchParallelism,
         render: request.body.render,
+        options: readOptionsOf(request.body),
         allowPrivateTargets: ctx.config.allowPrivateTargets,
         signal,
         onItemFailed: (index) => charge.refund(1, `item:${index}`),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { readAndScore } from '../../ops/read-and-score.js';
+import { readOptionsOf } from '../../ops/read-options.js';
 import type { AppContext } from '../context.js';
 import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
@@ -20,6 +21,7 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
       const { result, cacheHit } = await readAndScore(ctx.readDeps, {
         url,
         fresh: request.body.fresh,
+        options: readOptionsOf(request.body),
         signal,
         ...renderInput(request.body),
       });

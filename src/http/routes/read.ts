@@ -3,6 +3,7 @@ import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { CACHE_TTL_SECONDS } from '../../ops/cache.js';
 import type { ReadResult } from '../../ops/read.js';
 import { readPage } from '../../ops/read.js';
+import { readOptionsOf } from '../../ops/read-options.js';
 import { routeFragment } from '../../ops/rendering.js';
 import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
@@ -33,7 +34,13 @@ export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void
       signal: lazyRequestSignal(ctx, reply),
     }))
     .run(async ({ url, signal }, { request, reply }) => {
-      const { result, cacheHit } = await readPage(ctx.readDeps, { url, fresh: request.body.fresh, signal, ...renderInput(request.body) });
+      const { result, cacheHit } = await readPage(ctx.readDeps, {
+        url,
+        fresh: request.body.fresh,
+        signal,
+        options: readOptionsOf(request.body),
+        ...renderInput(request.body),
+      });
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       if (wantsMarkdown(request)) {
         return reply.type('text/markdown; charset=utf-8').send(result.markdown);
