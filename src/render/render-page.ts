@@ -10,6 +10,7 @@ import type { BrowserPool } from './browser-pool.js';
 import { ByteBudget } from './byte-budget.js';
 import { startGuardProxy } from './guard-proxy.js';
 import { installPageRoutes } from './page-routes.js';
+import { MARK_INVISIBLE_SCRIPT } from './invisible.js';
 import { MUTATION_CLOCK_SCRIPT, NetworkTracker, scrollForMore, waitForSettle } from './settle.js';
 import type { RenderedPage, RenderJob } from './types.js';
 
@@ -99,6 +100,8 @@ export async function renderPage(deps: RenderPageDeps, job: RenderJob): Promise<
           const settleUntil = Math.min(contentBy, performance.now() + SETTLE_MAX_MS);
           const settled = await race(waitForSettle(page, network, settleUntil));
           if (settled) await race(scrollForMore(page, network, Math.min(contentBy, performance.now() + SCROLL_MAX_MS), SCROLL_MAX_STEPS));
+          // the browser's own judgement of what no reader sees, for the engine (invisible.ts)
+          await race(page.evaluate(MARK_INVISIBLE_SCRIPT)).catch(() => 0);
           const html = await race(page.content());
           const warnings: Warning[] = settled
             ? []

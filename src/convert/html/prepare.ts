@@ -318,6 +318,8 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (a.class !== undefined && HIDDEN_CLASS.test(a.class)) return 'ui';
   // schema.org list positions ("1", "2") are ordering data that themes hide, not text.
   if (a.itemprop === 'position' && /^\s*\d{1,6}\s*$/.test(textOf(el))) return 'ui';
+  // a rendered page: the browser marked what no reader sees (src/render/invisible.ts)
+  if (a['data-pith-invisible'] !== undefined) return 'invisible';
   const inline = a.style !== undefined ? hideReason(inlineDeclarations(a.style)) : null;
   if (inline === 'ui') return 'ui';
   if (looksAnimated(el)) return null;

@@ -62,6 +62,16 @@ describe.skipIf(!haveChromium && !process.env.CI)('render: client-rendered pages
     expect(staticAgain.json.stats.rendered).toBe(false);
   });
 
+  it("a rendered page's invisible text is judged by the browser's computed style: left out, with HIDDEN_TEXT", async () => {
+    const res = await read('/hidden', { render: true });
+    expect(res.status).toBe(200);
+    expect(res.json.stats.rendered).toBe(true);
+    expect(res.json.markdown).toContain('Anemones close when the water drops');
+    expect(res.json.markdown).not.toContain('casino');
+    const codes = (res.json.warnings ?? []).map((w: { code: string }) => w.code);
+    expect(codes).toEqual(expect.arrayContaining(['HIDDEN_TEXT', 'PROMPT_INJECTION']));
+  });
+
   it('waits for content that appears 1 s after load', async () => {
     const res = await read('/late', { render: true });
     expect(res.status).toBe(200);
