@@ -171,6 +171,9 @@ class PrepareWalk {
       return false;
     }
     const chars = text.trim().length;
+    // styling judged by colour or size only matters to text: a rule (an <hr> the colour of
+    // its background) or an empty box stays where it is
+    if (chars === 0 && reason !== 'ui') return false;
     if (reason === 'invisible') {
       if (chars > INVISIBLE_MAX_CHARS) return false;
       this.hidden.invisibleChars += chars;
