@@ -305,7 +305,17 @@ export function classAndId(el: Element): string {
 export function baseClass(el: Element): string {
   const cls = el.attribs.class;
   if (!cls) return '';
-  for (const t of cls.split(/\s+/)) if (t !== '' && !/\d/.test(t)) return t;
+  // A hand scan: this runs for every child of every element (page-signals.ts, thread.ts).
+  let start = 0;
+  let digit = false;
+  for (let i = 0; i <= cls.length; i++) {
+    const c = i < cls.length ? cls.charCodeAt(i) : 32;
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12) {
+      if (i > start && !digit) return cls.slice(start, i);
+      start = i + 1;
+      digit = false;
+    } else if (c >= 48 && c <= 57) digit = true;
+  }
   return '';
 }
 

@@ -8,7 +8,7 @@ import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
 import { MarkdownWriter } from './markdown.js';
 import { buildMetadata } from './metadata.js';
-import { collectPageSignals } from './page-signals.js';
+import { collectPageSignals, measureStructure } from './page-signals.js';
 import { classifyPage } from './page-type.js';
 import type { PageType } from './page-type.js';
 import type { Prepared } from './prepare.js';
@@ -59,7 +59,8 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const meta = buildMetadata(raw);
   const body = bodyOf(doc, prepared);
   const stats = computeStats(body);
-  const pageType = options.pageType ?? classifyPage(collectPageSignals({ url: baseUrl, body, stats, meta, markup: prepared.hints })).type;
+  const evidence = collectPageSignals({ url: baseUrl, body, stats, meta, markup: prepared.hints });
+  const pageType = options.pageType ?? classifyPage(evidence, () => measureStructure(evidence, body, stats)).type;
   const content = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType });
   const writer = new MarkdownWriter({ base: effectiveBase(baseUrl, meta.baseHref), drop: content.drop, stats: content.stats });
   const markdown = sanitize(writer.render(content.roots));

@@ -13,7 +13,7 @@ import {
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
-import { extractRegion, extractThread } from './region.js';
+import { extractRegion, extractThread, locateRegion } from './region.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
 import { findThread } from './thread.js';
 import type { ElementStats, StatsMap } from './stats.js';
@@ -134,7 +134,11 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   // region, the content was spread over blocks (sections, cards, a spec sheet) and the
   // region is the better answer. Only for classified pages (tests of the ladder pass none).
   if (opts.pageType !== undefined && opts.flags === undefined) {
-    const { roots, drop } = extractRegion(body, stats, { ...regionOpts, top: story.firstTop });
+    const place = locateRegion(body, stats, story.firstTop);
+    // Pruning only shrinks the region: a story holding this much of its raw text already wins.
+    const rawRegion = stats.get(place.root)?.textLen ?? 0;
+    if (story.content.textLength >= rawRegion * STORY_SHARE_OF_CLEAN_REGION) return story.content;
+    const { roots, drop } = extractRegion(body, stats, { ...regionOpts, top: story.firstTop }, place);
     const regionLength = contentLength(roots, drop, stats);
     if (regionIsBetter(story.content.textLength, regionLength, roots, stats))
       return { roots, drop, attempts: story.content.attempts, winner: -1, textLength: regionLength, stats };

@@ -79,7 +79,7 @@ const PRICE =
 export const DATE_LIKE =
   /\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b\d{1,3} (?:minutes?|hours?|days?|weeks?|months?|years?) ago\b/i;
 const THREAD_TOKEN =
-  /(?:^|[\s_-])(?:comment|post|reply|message|answer)s?(?:[\s_-]|$)|(?:^|[\s_-])(?:postbody|post-body|topic-body|message-body|comment-body)/;
+  /(?:^|[\s_-])(?:comment|post|reply|message|answer)s?(?:[\s_-]|$)|(?:^|[\s_-])(?:postbody|post-body|topic-body|message-body|comment-body)/i;
 const AUTHORISH = /author|user|member|poster|username|avatar/;
 
 export interface SignalSources {
@@ -90,10 +90,15 @@ export interface SignalSources {
   markup: MarkupHints;
 }
 
+/**
+ * The cheap part of the evidence (URL, metadata, markup hints, body size); the structure
+ * fields stay empty until measureStructure fills them, which page-type.ts asks for only
+ * when the cheap evidence does not decide.
+ */
 export function collectPageSignals({ url, body, stats, meta, markup }: SignalSources): PageSignals {
   const { host, path, query } = splitUrl(url);
   const bs = stats.get(body);
-  const s: PageSignals = {
+  return {
     host,
     path,
     query,
@@ -116,6 +121,10 @@ export function collectPageSignals({ url, body, stats, meta, markup }: SignalSou
     teasers: emptyGroup(),
     threadBlocks: 0,
   };
+}
+
+/** One walk over the body: code, prices, dates, prose, headings, repeated cards and posts. */
+export function measureStructure(s: PageSignals, body: Element, stats: StatsMap): void {
   const priced = new Set<Element>();
   const dated = new Set<Element>();
   const stack: Element[] = [body];
@@ -132,24 +141,27 @@ export function collectPageSignals({ url, body, stats, meta, markup }: SignalSou
     } else if (name === 'section') s.sections++;
     else if (name.length === 2 && name[0] === 'h' && name[1] !== undefined && name[1] >= '1' && name[1] <= '6') s.headings++;
     if (PROSE_BLOCKS.has(name)) {
-      const ps = stats.get(el);
-      if (ps && !ps.hasBlock && ps.textLen >= PROSE_PARAGRAPH && linkDensity(ps) < PROSE_MAX_LINK_DENSITY) {
-        s.proseText += ps.textLen;
-        s.proseParagraphs++;
-      } else if (ps?.hasBlock) {
+      const textLen = stats.textLenOf(el);
+      if (!stats.hasBlockOf(el)) {
+        if (textLen >= PROSE_PARAGRAPH && stats.linkLenOf(el) < textLen * PROSE_MAX_LINK_DENSITY) {
+          s.proseText += textLen;
+          s.proseParagraphs++;
+        }
+      } else if (textLen >= PROSE_PARAGRAPH) {
         // Text lying loose beside blocks (lines broken with <br>) is prose too.
         const loose = looseTextLength(el);
         if (loose >= PROSE_PARAGRAPH) {
           s.proseText += loose;
-          s.proseParagraphs += 1 + (ps.breaks >> 1);
+          s.proseParagraphs += 1 + (stats.breaksOf(el) >> 1);
         }
       }
     }
-    const ci = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`.toLowerCase();
-    if (ci.length > 1 && THREAD_TOKEN.test(ci)) s.threadBlocks++;
+    const { class: cls, id } = el.attribs;
+    if ((cls !== undefined && THREAD_TOKEN.test(cls)) || (id !== undefined && THREAD_TOKEN.test(id))) s.threadBlocks++;
     for (const c of el.children) {
       if (isElement(c)) stack.push(c);
-      else if (isText(c) && c.data.length < 200) {
+      else if (isText(c) && c.data.length < 200 && hasDigit(c.data)) {
+        // Prices and dates have digits: most text nodes skip both regexes.
         if (PRICE.test(c.data)) {
           s.prices++;
           priced.add(el);
@@ -161,7 +173,6 @@ export function collectPageSignals({ url, body, stats, meta, markup }: SignalSou
   const hasPrice = markAncestors(priced, body);
   const hasDate = markAncestors(dated, body);
   for (const el of order) measureGroups(el, stats, hasPrice, hasDate, s);
-  return s;
 }
 
 /** A heading (h2–h4) that is or holds a link, among the first levels of `el`. */
@@ -183,6 +194,14 @@ function insideLink(n: Element, stop: Element): boolean {
 
 function holdsLink(n: Element): boolean {
   for (const c of n.children) if (isElement(c) && (c.name === 'a' || holdsLink(c))) return true;
+  return false;
+}
+
+function hasDigit(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
   return false;
 }
 
@@ -210,7 +229,10 @@ function markAncestors(seeds: Set<Element>, stop: Element): Set<Element> {
 /** Group `parent`'s children by tag + class; keep the largest card group and post group seen. */
 function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>, hasDate: Set<Element>, s: PageSignals): void {
   const kids = parent.children;
-  if (kids.length < MIN_POSTS) return;
+  let elements = 0;
+  for (const c of kids) if (isElement(c)) elements++;
+  // Most elements have one element child or none: no group to measure, nothing to allocate.
+  if (elements < MIN_POSTS) return;
   const groups = new Map<string, Element[]>();
   for (const c of kids) {
     if (!isElement(c)) continue;
@@ -230,27 +252,27 @@ function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>,
     let cardText = 0;
     let postText = 0;
     for (const m of members) {
-      const ms = stats.get(m);
-      if (!ms) continue;
-      if (ms.textLen >= CARD_MIN_TEXT && ms.textLen <= CARD_MAX_TEXT && ms.linkLen > 0) {
+      const textLen = stats.textLenOf(m);
+      const linkLen = stats.linkLenOf(m);
+      if (textLen >= CARD_MIN_TEXT && textLen <= CARD_MAX_TEXT && linkLen > 0) {
         cards++;
-        cardText += ms.textLen;
+        cardText += textLen;
         if (hasPrice.has(m)) priced++;
-        if (ms.images > 0) imaged++;
+        if (stats.imagesOf(m) > 0) imaged++;
       }
-      const prose = ms.textLen - ms.linkLen;
+      const prose = textLen - linkLen;
       if (prose >= POST_MIN_TEXT && (hasDate.has(m) || AUTHORISH.test(m.attribs.class ?? ''))) {
         // A card whose heading is a link points to a story elsewhere: a teaser, not a post.
         if (hasLinkedHeading(m)) {
           teasers++;
-          teaserText += ms.textLen;
+          teaserText += textLen;
         } else {
           posts++;
-          postText += ms.textLen;
+          postText += textLen;
         }
       } else if (prose >= POST_MIN_TEXT && hasLinkedHeading(m)) {
         teasers++;
-        teaserText += ms.textLen;
+        teaserText += textLen;
       }
     }
     if (teasers > s.teasers.count) s.teasers = { count: teasers, withPrice: 0, withImage: 0, meanText: teaserText / teasers };

@@ -26,6 +26,8 @@ export const PAGE_TYPES: readonly PageType[] = [
 
 type Votes = Record<Exclude<PageType, 'other'>, number>;
 
+/** A lead this large from URL and declarations is not overturned by structure (which adds at most about 5 to a type). */
+const DECISIVE_MARGIN = 4;
 /** The winner needs at least this many votes; below it the page is `article` (prose) or `other`. */
 const MIN_VOTES = 1;
 /** Prose (characters in real paragraphs) that makes an undecided page an article rather than `other`. */
@@ -75,22 +77,44 @@ export interface PageTypeResult {
   votes: Votes;
 }
 
-export function classifyPage(s: PageSignals): PageTypeResult {
+/**
+ * `measure` fills the structure fields of `s` (page-signals.ts measureStructure); it is
+ * called only when the URL and the page's own declarations leave the type open: a page
+ * that says it is a NewsArticle at a dated URL needs no walk over its cards and posts.
+ */
+export function classifyPage(s: PageSignals, measure?: () => void): PageTypeResult {
   const v: Votes = { article: 0, forum: 0, product: 0, collection: 0, listing: 0, documentation: 0, service: 0 };
   if (s.bodyText === 0) return { type: 'other', votes: v };
   voteUrl(s, v);
   voteStructuredData(s, v);
+  voteMetadata(s, v);
+  const lead = ranked(v);
+  if (measure && lead.first - lead.second >= DECISIVE_MARGIN) return { type: lead.type, votes: v };
+  measure?.();
   voteStructure(s, v);
-  let type: PageType = 'article';
-  let best = -Infinity;
-  for (const [t, n] of Object.entries(v) as Array<[keyof Votes, number]>) {
-    if (n > best) {
-      best = n;
-      type = t;
-    }
-  }
-  if (best < MIN_VOTES) type = s.proseText >= ARTICLE_FALLBACK_PROSE ? 'article' : 'other';
+  const best = ranked(v);
+  const type: PageType = best.first >= MIN_VOTES ? best.type : s.proseText >= ARTICLE_FALLBACK_PROSE ? 'article' : 'other';
   return { type, votes: v };
+}
+
+/** The leading type and its votes, and the runner-up's votes; ties keep declaration order (article first). */
+function ranked(v: Votes): { type: keyof Votes; first: number; second: number } {
+  let type: keyof Votes = 'article';
+  let first = -Infinity;
+  let second = -Infinity;
+  for (const [t, n] of Object.entries(v) as Array<[keyof Votes, number]>) {
+    if (n > first) {
+      second = first;
+      first = n;
+      type = t;
+    } else if (n > second) second = n;
+  }
+  return { type, first, second };
+}
+
+function voteMetadata(s: PageSignals, v: Votes): void {
+  if (s.published) v.article += W_STRUCTURE;
+  if (s.authored) v.article += W_HINT;
 }
 
 function voteUrl(s: PageSignals, v: Votes): void {
@@ -172,8 +196,6 @@ function voteStructure(s: PageSignals, v: Votes): void {
   const perHeading = s.proseText / Math.max(1, s.headings);
   if (s.proseText >= 2000 && s.proseParagraphs >= 8 && perHeading >= 300) v.article += W_PROSE;
   else if (s.proseText >= 1000 && perHeading >= 200) v.article += W_STRUCTURE_WEAK;
-  if (s.published) v.article += W_STRUCTURE;
-  if (s.authored) v.article += W_HINT;
   // Many headings over little prose each: a landing page's sections.
   if (perHeading < 150 && s.headings >= 5) v.service += W_STRUCTURE_WEAK;
   if (s.bodyLinkDensity > 0.6 && s.proseText < 800) {

@@ -77,8 +77,18 @@ export interface RegionOptions {
   authorKnown: boolean;
 }
 
-export function extractRegion(body: Element, stats: StatsMap, opts: RegionOptions): Region {
-  const { root, heading } = regionRoot(body, stats, opts.top);
+/** Where the region is, before its chrome is pruned: the root and the page heading. */
+export interface RegionPlace {
+  root: Element;
+  heading: Element | null;
+}
+
+export function locateRegion(body: Element, stats: StatsMap, top: Element | null): RegionPlace {
+  return regionRoot(body, stats, top);
+}
+
+export function extractRegion(body: Element, stats: StatsMap, opts: RegionOptions, place?: RegionPlace): Region {
+  const { root, heading } = place ?? regionRoot(body, stats, opts.top);
   const roots = [root];
   const intro = heading && !contains(root, heading) ? introBlock(heading, root, stats) : null;
   if (intro) roots.unshift(intro);

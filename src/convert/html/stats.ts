@@ -154,6 +154,32 @@ export class StatsMap {
     };
   }
 
+  /** Single counters without building the stats object (for walks that visit every element). */
+  textLenOf(el: Element): number {
+    const i = this.indexOf(el);
+    return i < 0 ? 0 : (this.cols.textLen[i] as number);
+  }
+
+  linkLenOf(el: Element): number {
+    const i = this.indexOf(el);
+    return i < 0 ? 0 : (this.cols.linkLen[i] as number);
+  }
+
+  hasBlockOf(el: Element): boolean {
+    const i = this.indexOf(el);
+    return i >= 0 && ((this.cols.flags[i] as number) & HAS_BLOCK) !== 0;
+  }
+
+  imagesOf(el: Element): number {
+    const i = this.indexOf(el);
+    return i < 0 ? 0 : (this.cols.images[i] as number);
+  }
+
+  breaksOf(el: Element): number {
+    const i = this.indexOf(el);
+    return i < 0 ? 0 : (this.cols.breaks[i] as number);
+  }
+
   /** Position of `el` in this run, or -1 (not measured here; a slot from another run). */
   indexOf(el: Element): number {
     const i = (el as Indexed)[ANALYSIS];
