@@ -73,7 +73,33 @@ export function parseHtml(html: string): Document {
   const handler = new LightTreeBuilder();
   const parser = new DepthCappedParser(handler, PARSE_OPTIONS);
   parser.end(html);
+  adoptContentAfterBody(handler.root);
   return handler.root;
+}
+
+/**
+ * Markup after `</body>` or `</html>` belongs to the body, as a browser builds it (the
+ * "after body" insertion modes): a stray `</body></html>` early in a template otherwise
+ * leaves the whole article outside the body, where main-content detection never looks.
+ */
+function adoptContentAfterBody(root: Document): void {
+  const html = root.children.find((c): c is Element => isElement(c) && c.name === 'html');
+  const body = html?.children.find((c): c is Element => isElement(c) && c.name === 'body');
+  if (!html || !body) return;
+  const strays: ChildNode[] = [];
+  const take = (parent: ParentNode, after: ChildNode): void => {
+    const i = parent.children.indexOf(after);
+    for (const c of parent.children.slice(i + 1)) if (isElement(c) || (isText(c) && c.data.trim() !== '')) strays.push(c);
+  };
+  take(html, body);
+  take(root, html);
+  if (strays.length === 0) return;
+  const moved = new Set(strays);
+  for (const parent of [html, root] as ParentNode[]) {
+    const kept = parent.children.filter((c) => !moved.has(c));
+    if (kept.length !== parent.children.length) relink(parent, kept);
+  }
+  relink(body, [...body.children, ...strays]);
 }
 
 /**
