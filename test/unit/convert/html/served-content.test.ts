@@ -55,7 +55,10 @@ describe('content served outside the visible DOM', () => {
   });
 
   it('reads markup after a stray </body></html> as part of the body, as a browser does', () => {
-    const body = Array.from({ length: 5 }, (_, i) => `<p>Paragraph ${i} of the story, long enough, with commas, to count as prose.</p>`).join('');
+    const body = Array.from(
+      { length: 5 },
+      (_, i) => `<p>Paragraph ${i} of the story, long enough, with commas, to count as prose.</p>`,
+    ).join('');
     const html = `<html><body><header>Site</header></body></html><article>${body}</article>`;
     expect(htmlToMarkdown(html, 'https://x.test/2026/01/story').markdown).toContain('Paragraph 4 of the story');
   });
