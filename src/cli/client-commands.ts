@@ -169,7 +169,7 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
     if (args.options.has('json')) {
       io.stdout.write(`${JSON.stringify(readResponseBody(result, false), null, 2)}\n`);
     } else {
-      io.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
+      io.stdout.write(result.content.endsWith('\n') ? result.content : `${result.content}\n`);
     }
     return EXIT.OK;
   } finally {
@@ -198,7 +198,10 @@ async function runRemote(
       );
       for (const w of result.warnings ?? []) progress(`warning ${w.code}: ${w.message}`);
       if (json) out(result);
-      else io.stdout.write(result.markdown.endsWith('\n') ? result.markdown : `${result.markdown}\n`);
+      else {
+        const content = result.markdown ?? result.html ?? result.text ?? '';
+        io.stdout.write(content.endsWith('\n') ? content : `${content}\n`);
+      }
       return EXIT.OK;
     }
     case 'score': {

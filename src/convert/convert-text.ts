@@ -12,8 +12,9 @@ import { jsonToMarkdown } from './json.js';
 import { fileNameFromUrl, firstParagraph, urlExtension } from './markdown.js';
 import type { Format, FormatChoice } from './pick-format.js';
 import { pickFormat } from './pick-format.js';
+import { finishOutput, ignoredOptionsWarning } from './output.js';
 import { markdownPassthrough, plainTextToMarkdown } from './text.js';
-import type { ConvertResult, DocumentMetadata, Warning } from './types.js';
+import type { ConvertResult, DocumentMetadata, DocumentOptions, Warning } from './types.js';
 import type { Job } from './workers/jobs.js';
 import { parseXml, rootName, xmlToMarkdown } from './xml.js';
 
@@ -24,8 +25,8 @@ export interface TextDocument {
   contentType: string | null;
   headers: Record<string, string>;
   url: string;
-  /** Options of the HTML engine the caller chose. */
-  html?: { keepHidden?: boolean };
+  /** The read options the caller chose (plain data: selectors are compiled in the engine). */
+  options?: DocumentOptions;
 }
 
 /** Bodies up to this size convert on the calling thread: a worker hop would cost more. */
@@ -47,9 +48,14 @@ export async function convertTextDocument(doc: TextDocument): Promise<ConvertRes
   if (choice.format === 'pdf') throw new ServiceError('INTERNAL_ERROR', 'a PDF reached the text converter');
   const warnings: Warning[] = [];
   if (choice.mismatch) warnings.push({ code: 'CONTENT_TYPE_MISMATCH', message: choice.mismatch });
+  const options = doc.options ?? {};
   try {
     const result = await convertText(input, choice.format, warnings);
-    return completeResult(result, choice, input, warnings);
+    if (choice.format !== 'html' && choice.format !== 'xml') {
+      const ignored = ignoredOptionsWarning(options, choice.mediaType);
+      if (ignored) warnings.push(ignored);
+    }
+    return finishOutput(completeResult(result, choice, input, warnings), options, input.url);
   } catch (err) {
     throw asExtractionFailure(err, choice);
   }
@@ -69,7 +75,7 @@ export function completeResult(
     description: result.metadata.description ?? firstParagraph(result.markdown),
     content_type: result.metadata.content_type ?? choice.mediaType,
   };
-  return { markdown: result.markdown, metadata, warnings: [...warnings, ...result.warnings] };
+  return { ...result, metadata, warnings: [...warnings, ...result.warnings] };
 }
 
 export function asExtractionFailure(err: unknown, choice: FormatChoice): ServiceError {
@@ -90,7 +96,7 @@ async function convertText(input: TextInput, format: Exclude<Format, 'pdf'>, war
   });
   switch (format) {
     case 'html': {
-      return htmlToMarkdown(text, input.url, { contentLanguage: language, ...input.html });
+      return htmlToMarkdown(text, input.url, { contentLanguage: language, ...input.options });
     }
     case 'json': {
       const json = jsonToMarkdown(text);
@@ -109,7 +115,7 @@ async function convertText(input: TextInput, format: Exclude<Format, 'pdf'>, war
     }
     case 'xml': {
       if (rootName(parseXml(text.slice(0, 64 * 1024)).doc) === 'html') {
-        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language, ...input.html });
+        const result = await htmlToMarkdown(text, input.url, { contentLanguage: language, ...input.options });
         return { ...result, metadata: { ...result.metadata, content_type: 'application/xhtml+xml' } };
       }
       const xml = xmlToMarkdown(text);

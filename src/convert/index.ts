@@ -6,6 +6,7 @@
  */
 import { asExtractionFailure, CONVERT_TEXT_JOB, completeResult } from './convert-text.js';
 import type { PdfOptions } from './pdf.js';
+import { FINISH_OUTPUT_JOB, ignoredOptionsWarning } from './output.js';
 import { pdfToMarkdown } from './pdf.js';
 import { pickFormat } from './pick-format.js';
 import { sniffContent } from './sniff.js';
@@ -26,9 +27,16 @@ export async function convertDocument(input: ConvertInput, options: ConvertOptio
   const choice = pickFormat(input.contentType, input.body, input.url);
   const warnings: Warning[] = [];
   if (choice.mismatch) warnings.push({ code: 'CONTENT_TYPE_MISMATCH', message: choice.mismatch });
+  const readOptions = input.options ?? {};
+  const ignored = ignoredOptionsWarning(readOptions, 'application/pdf');
+  if (ignored) warnings.push(ignored);
+  let result: ConvertResult;
   try {
-    return completeResult(await pdfToMarkdown(input.body, options.pdf), choice, input, warnings);
+    result = completeResult(await pdfToMarkdown(input.body, options.pdf), choice, input, warnings);
   } catch (err) {
     throw asExtractionFailure(err, choice);
   }
+  // token count and the asked-for formats: CPU work on the answer, so in a worker too
+  const finish = { result, options: readOptions, url: input.url };
+  return runJob(options.runner, FINISH_OUTPUT_JOB, finish, signal ? { signal } : {});
 }

@@ -20,10 +20,63 @@ export interface DocumentMetadata {
   page_type?: PageType;
 }
 
+/** `format` of a read: what the answer's content is. */
+export type OutputFormat = 'markdown' | 'html' | 'text';
+/** `image_mode`: images kept, replaced by their alt text, or left out. */
+export type ImageMode = 'keep' | 'alt' | 'drop';
+/** `link_mode`: inline links, numbered references listed at the end, or link text only. */
+export type LinkMode = 'inline' | 'references' | 'text';
+
+/** A link of the main content (`links: true`): absolute URL under the URL policy, and its text. */
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+/** An image of the main content (`images: true`). */
+export interface PageImage {
+  url: string;
+  alt: string;
+}
+
+/**
+ * The read options as the converter takes them: plain data (they cross into worker
+ * threads; selectors are compiled again there). Absent fields are the defaults.
+ */
+export interface DocumentOptions {
+  /** Keep text styled to be invisible (`keep_hidden`); it is still counted and checked. */
+  keepHidden?: boolean;
+  /** `target_selector`: the content is what these match (HTML pages). */
+  targetSelectors?: readonly string[];
+  /** `remove_selector`: removed before anything else (HTML pages). */
+  removeSelectors?: readonly string[];
+  /** `main_content: false`: the whole body instead of the main content (HTML pages). */
+  mainContent?: boolean;
+  format?: OutputFormat;
+  /** Return the `links` list (and `links_elsewhere`). */
+  links?: boolean;
+  /** Return the `images` list. */
+  images?: boolean;
+  imageMode?: ImageMode;
+  linkMode?: LinkMode;
+}
+
 export interface ConvertResult {
+  /** The content as Markdown (always made: metadata and warnings read it). */
   markdown: string;
   metadata: DocumentMetadata;
   warnings: Warning[];
+  /** `format: html`: the cleaned content as sanitised HTML. */
+  html?: string;
+  /** `format: text`: the content as plain text. */
+  text?: string;
+  /** `links: true`: links of the content, and how many other distinct links the page has. */
+  links?: PageLink[];
+  linksElsewhere?: number;
+  /** `images: true`: images of the content. */
+  images?: PageImage[];
+  /** o200k_base tokens of the content in the asked format (tokens.ts). */
+  tokens?: number;
 }
 
 /** Input of the format dispatcher: the fetched bytes and what the server said about them. */
@@ -37,6 +90,6 @@ export interface ConvertInput {
   url: string;
   /** The request's signal: a page still waiting for a converter is dropped when it aborts. */
   signal?: AbortSignal;
-  /** Options of the HTML engine the caller chose (e.g. keep_hidden). */
-  html?: { keepHidden?: boolean };
+  /** The read options the caller chose. */
+  options?: DocumentOptions;
 }

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BillingDeps } from '../billing/billed-call.js';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
+import type { OutputFormat } from '../convert/types.js';
 import type { Fetcher } from '../fetch/types.js';
 import type { ReadDeps } from '../ops/read.js';
 import type { Account, Stores } from '../store/types.js';
@@ -73,19 +74,45 @@ export function serializeLargeAnswer(reply: FastifyReply, markdownChars: number)
   if (markdownChars > LARGE_ANSWER_CHARS) reply.serializer((payload: unknown) => JSON.stringify(payload));
 }
 
-/** True when the client asked for raw Markdown (`Accept: text/markdown`) over JSON. */
-export function wantsMarkdown(request: FastifyRequest): boolean {
+/** Raw media types a read answers with instead of JSON, and the content format each carries. */
+const RAW_TYPES: ReadonlyArray<readonly [string, OutputFormat]> = [
+  ['text/markdown', 'markdown'],
+  ['text/html', 'html'],
+  ['text/plain', 'text'],
+];
+
+/**
+ * The raw content format the client asked for with `Accept` over JSON, or null for JSON.
+ * `text/markdown` wins a tie with `application/json` (as it always has); `text/html` and
+ * `text/plain` must be preferred strictly, so the `application/json, text/plain, *\/*` of
+ * common HTTP clients (axios) still gets JSON.
+ */
+export function rawFormat(request: FastifyRequest): OutputFormat | null {
   const accept = request.headers.accept;
-  if (!accept) return false;
-  let markdownQ = -1;
-  let jsonQ = -1;
+  if (!accept) return null;
+  const q = new Map<string, number>();
   for (const part of accept.split(',')) {
     const [rawType, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    const quality = q ? Number(q.slice(2)) : 1;
-    const weight = Number.isFinite(quality) ? quality : 0;
-    if (rawType === 'text/markdown') markdownQ = Math.max(markdownQ, weight);
-    if (rawType === 'application/json') jsonQ = Math.max(jsonQ, weight);
+    const quality = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = quality ? Number(quality.slice(2)) : 1;
+    const type = (rawType ?? '').trim();
+    q.set(type, Math.max(q.get(type) ?? -1, Number.isFinite(weight) ? weight : 0));
   }
-  return markdownQ > 0 && markdownQ >= jsonQ;
+  const jsonQ = q.get('application/json') ?? -1;
+  let best: OutputFormat | null = null;
+  let bestQ = 0;
+  for (const [type, format] of RAW_TYPES) {
+    const typeQ = q.get(type) ?? -1;
+    const beatsJson = format === 'markdown' ? typeQ >= jsonQ : typeQ > jsonQ;
+    if (typeQ > bestQ && beatsJson) {
+      best = format;
+      bestQ = typeQ;
+    }
+  }
+  return best;
+}
+
+/** True when the client asked for raw Markdown (`Accept: text/markdown`) over JSON. */
+export function wantsMarkdown(request: FastifyRequest): boolean {
+  return rawFormat(request) === 'markdown';
 }

@@ -106,7 +106,7 @@ function successResponse(op: OperationSpec): Json {
   for (const [type, schema] of Object.entries(response.alternatives ?? {})) content[type] = { schema };
   return {
     description: response.description,
-    ...(op.cost ? { headers: BILLING_HEADERS } : {}),
+    ...(op.cost || response.headers ? { headers: { ...(op.cost ? BILLING_HEADERS : {}), ...response.headers } } : {}),
     ...(Object.keys(content).length > 0 ? { content } : {}),
   };
 }
@@ -121,7 +121,12 @@ function operationObject(op: OperationSpec): Json {
     ...(security ? { security } : {}),
     ...(params.length > 0 ? { parameters: params } : {}),
     ...(op.body
-      ? { requestBody: { required: op.bodyOptional !== true, content: { 'application/json': { schema: refsFor(op.body) } } } }
+      ? {
+          requestBody: {
+            required: op.bodyOptional !== true,
+            content: { 'application/json': { schema: refsFor(op.body), ...(op.bodyExamples ? { examples: op.bodyExamples } : {}) } },
+          },
+        }
       : {}),
     responses: {
       [op.response.status]: successResponse(op),

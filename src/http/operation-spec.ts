@@ -29,6 +29,8 @@ export interface OperationSpec {
   readonly body?: JSONSchema;
   /** A body may be left out entirely (admin: create key). */
   readonly bodyOptional?: boolean;
+  /** Named example bodies for the API document. */
+  readonly bodyExamples?: Readonly<Record<string, { readonly summary: string; readonly value: Readonly<Record<string, unknown>> }>>;
   readonly response: {
     readonly status: 200 | 201 | 204;
     readonly description: string;
@@ -36,6 +38,8 @@ export interface OperationSpec {
     readonly schema?: JSONSchema;
     /** Other media types the operation answers with, and their schema. */
     readonly alternatives?: Readonly<Record<string, JSONSchema>>;
+    /** Headers of the success answer besides the billing ones. */
+    readonly headers?: Readonly<Record<string, { readonly description: string; readonly schema: JSONSchema }>>;
   };
   /** More success answers besides `response` (MCP: 202 for a notification). */
   readonly otherResponses?: Readonly<Record<string, string>>;

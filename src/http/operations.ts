@@ -53,6 +53,29 @@ const RENDER_ERRORS: readonly ErrorCode[] = ['RENDER_UNAVAILABLE'];
 /** Answered by any route: unknown path, wrong method. (Every route with a body may also answer TOO_LARGE.) */
 export const ROUTING_ERRORS: readonly ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED'];
 
+/** `X-Markdown-Tokens` (as Cloudflare names it): stats.tokens of the answer. */
+const TOKENS_HEADER = {
+  description: "The content's length in o200k_base tokens (stats.tokens), whatever its format.",
+  schema: { type: 'integer' },
+} as const;
+
+/** Example bodies of read and read-and-score: a plain read and steered ones. */
+const READ_EXAMPLES = {
+  plain: { summary: 'The main content as Markdown', value: { url: 'https://example.com/blog/post' } },
+  steered: {
+    summary: 'One part of the page, without its comments, links listed',
+    value: { url: 'https://example.com/blog/post', target_selector: 'article', remove_selector: ['.comments', '.share'], links: true },
+  },
+  html: {
+    summary: 'Sanitised HTML of the main content, images as alt text',
+    value: { url: 'https://example.com/docs/', format: 'html', image_mode: 'alt' },
+  },
+  citations: {
+    summary: 'The whole page, links as numbered references',
+    value: { url: 'https://example.com/', main_content: false, link_mode: 'references' },
+  },
+} as const;
+
 const PUBLIC_OPERATIONS = {
   read: {
     operationId: 'read',
@@ -63,11 +86,14 @@ const PUBLIC_OPERATIONS = {
     cost: { credits: 1, per: 'call', note: 'cached 1 h' },
     idempotent: true,
     body: readRequestSchema,
+    bodyExamples: READ_EXAMPLES,
     response: {
       status: 200,
-      description: 'The page as Markdown. JSON by default; raw Markdown with `Accept: text/markdown`.',
+      description:
+        'The page as Markdown (or `html` / `text` with `format`). JSON by default; the raw content with `Accept: text/markdown`, `text/html` or `text/plain` (that format, whatever `format` says).',
       schema: readResponseSchema,
-      alternatives: { 'text/markdown': { type: 'string' } },
+      alternatives: { 'text/markdown': { type: 'string' }, 'text/html': { type: 'string' }, 'text/plain': { type: 'string' } },
+      headers: { 'X-Markdown-Tokens': TOKENS_HEADER },
     },
     errors: [...BILLABLE_ERRORS, ...FETCH_ERRORS, ...RENDER_ERRORS],
   },
@@ -77,7 +103,7 @@ const PUBLIC_OPERATIONS = {
     path: '/v1/batch',
     summary: 'Read 1..100 URLs',
     description:
-      "Items are read with bounded parallelism through read's one-hour cache; results come back in request order. Duplicates are allowed and each is charged. An item URL that is invalid or not public becomes an ok:false item with INVALID_URL (refunded). `fresh` is not accepted (BAD_REQUEST). X-Service-Cache is HIT only when every successful item came from the cache.",
+      "Items are read with bounded parallelism through read's one-hour cache; results come back in request order. The read options (target_selector, format, links, …) apply to every item. Duplicates are allowed and each is charged. An item URL that is invalid or not public becomes an ok:false item with INVALID_URL (refunded). `fresh` is not accepted (BAD_REQUEST). X-Service-Cache is HIT only when every successful item came from the cache.",
     auth: 'apiKey',
     cost: { credits: 1, per: 'url', note: 'all-or-nothing up front; every ok:false item refunded; one slot for the whole batch' },
     idempotent: true,
@@ -107,7 +133,13 @@ const PUBLIC_OPERATIONS = {
     cost: { credits: 1, per: 'call', note: 'cached 1 h apart from read; fresh honoured' },
     idempotent: true,
     body: readRequestSchema,
-    response: { status: 200, description: "read's fields plus `score`", schema: readAndScoreResponseSchema },
+    bodyExamples: READ_EXAMPLES,
+    response: {
+      status: 200,
+      description: "read's fields plus `score`",
+      schema: readAndScoreResponseSchema,
+      headers: { 'X-Markdown-Tokens': TOKENS_HEADER },
+    },
     errors: [...BILLABLE_ERRORS, ...FETCH_ERRORS, ...RENDER_ERRORS],
   },
   extract: {

@@ -1,4 +1,5 @@
 import { PAGE_TYPES } from '../convert/html/page-type.js';
+import { MAX_SELECTORS, MAX_SELECTOR_CHARS } from '../convert/html/selectors.js';
 import { PLAN_IDS } from '../billing/plans.js';
 
 /**
@@ -39,6 +40,59 @@ export const renderOptionSchema = {
     'Render the page in a headless browser before converting it: `false` never, `true` always, `"auto"` (default) only when the page as the server sent it is a JavaScript shell (JS_SHELL, or LOW_CONTENT on script-heavy markup). Same cost; `stats.rendered` says whether it happened, a RENDER_SKIPPED warning says why a wanted render did not.',
 } as const;
 
+const selectorSchema = { type: 'string', minLength: 1, maxLength: MAX_SELECTOR_CHARS } as const;
+const selectorsSchema = {
+  anyOf: [selectorSchema, { type: 'array', minItems: 1, maxItems: MAX_SELECTORS, items: selectorSchema }],
+} as const;
+
+/**
+ * The read options of issue 17 (read, read-and-score, and every item of batch): which part
+ * of the page, in which format, with which lists. All part of the cache key; same cost.
+ */
+export const readOptionProperties = {
+  keep_hidden: keepHiddenOptionSchema,
+  target_selector: {
+    ...selectorsSchema,
+    description: `CSS selector, or up to ${MAX_SELECTORS} (each at most ${MAX_SELECTOR_CHARS} characters): the content is the elements they match, in document order, instead of the detected main content (scripts, styles and hidden text inside are still left out). When nothing matches, the normal extraction is answered with a LOW_CONTENT warning naming the selector.`,
+  },
+  remove_selector: {
+    ...selectorsSchema,
+    description: `CSS selector, or up to ${MAX_SELECTORS}: matching elements are removed before anything else (cookie banners, comments, related posts).`,
+  },
+  main_content: {
+    type: 'boolean',
+    default: true,
+    description: 'false: the whole <body> instead of the detected main content (still without scripts, styles and hidden text).',
+  },
+  format: {
+    type: 'string',
+    enum: ['markdown', 'html', 'text'],
+    default: 'markdown',
+    description:
+      'The content format: `markdown`, `html` (the cleaned content through an allow-list sanitiser: absolute http(s) URLs, no scripts, styles, event handlers, frames or forms) or `text` (plain text, no Markdown syntax). The answer carries it as `markdown`, `html` or `text`. `Accept: text/markdown`, `text/html` or `text/plain` return that format as the raw body instead of JSON.',
+  },
+  links: {
+    type: 'boolean',
+    default: false,
+    description:
+      "Also return `links`: the content's links (absolute, deduplicated, in order) and `links_elsewhere`, how many other distinct links the page has.",
+  },
+  images: { type: 'boolean', default: false, description: "Also return `images`: the content's images (absolute URL and alt text)." },
+  image_mode: {
+    type: 'string',
+    enum: ['keep', 'alt', 'drop'],
+    default: 'keep',
+    description: 'Images in the content: `keep`, `alt` (replaced by their alt text) or `drop`.',
+  },
+  link_mode: {
+    type: 'string',
+    enum: ['inline', 'references', 'text'],
+    default: 'inline',
+    description:
+      'Links in the Markdown: `inline` `[text](url)`, `references` (`[text][1]`, one number per URL, the list of `[1]: url` at the end) or `text` (link text only).',
+  },
+} as const;
+
 export const readRequestSchema = {
   type: 'object',
   required: ['url'],
@@ -46,7 +100,7 @@ export const readRequestSchema = {
     url: { type: 'string', minLength: 1, maxLength: 8192, description: 'Public http(s) URL to read.' },
     fresh: { type: 'boolean', default: false, description: 'Skip the cache lookup; the result is still cached.' },
     render: renderOptionSchema,
-    keep_hidden: keepHiddenOptionSchema,
+    ...readOptionProperties,
   },
 } as const;
 
@@ -73,13 +127,18 @@ export const metadataSchema = {
 
 export const statsSchema = {
   type: 'object',
-  required: ['raw_html_size_kb', 'markdown_size_kb', 'reduction_percent', 'extraction_time_ms', 'rendered'],
+  required: ['raw_html_size_kb', 'markdown_size_kb', 'reduction_percent', 'extraction_time_ms', 'rendered', 'tokens'],
   properties: {
     raw_html_size_kb: { type: 'number' },
     markdown_size_kb: { type: 'number' },
     reduction_percent: { type: 'number' },
     extraction_time_ms: { type: 'integer' },
     rendered: { type: 'boolean', description: 'The Markdown comes from the page as a headless browser rendered it.' },
+    tokens: {
+      type: 'integer',
+      description:
+        "The content's length in o200k_base tokens (GPT-4o, GPT-4.1, GPT-5), whatever its format; also in the X-Markdown-Tokens header. Exact up to 512 Ki characters, estimated from samples beyond.",
+    },
   },
 } as const;
 
@@ -97,9 +156,26 @@ export const cacheInfoSchema = {
   properties: { hit: { type: 'boolean' }, ttl_seconds: { type: 'integer' } },
 } as const;
 
+export const pageLinkSchema = {
+  type: 'object',
+  required: ['url', 'text'],
+  properties: { url: { type: 'string' }, text: { type: 'string' } },
+} as const;
+
+export const pageImageSchema = {
+  type: 'object',
+  required: ['url', 'alt'],
+  properties: { url: { type: 'string' }, alt: { type: 'string' } },
+} as const;
+
 export const readResultProperties = {
   url: { type: 'string' },
-  markdown: { type: 'string' },
+  markdown: { type: 'string', description: 'The content as Markdown (`format: markdown`, the default).' },
+  html: { type: 'string', description: 'The content as sanitised HTML (`format: html`), instead of `markdown`.' },
+  text: { type: 'string', description: 'The content as plain text (`format: text`), instead of `markdown`.' },
+  links: { type: 'array', items: pageLinkSchema, description: "`links: true`: the content's links, deduplicated, in order." },
+  links_elsewhere: { type: 'integer', description: '`links: true`: distinct links of the page outside the content.' },
+  images: { type: 'array', items: pageImageSchema, description: "`images: true`: the content's images." },
   metadata: metadataSchema,
   stats: statsSchema,
   cache: cacheInfoSchema,
@@ -108,7 +184,7 @@ export const readResultProperties = {
 
 export const readResponseSchema = {
   type: 'object',
-  required: ['status', 'url', 'markdown', 'metadata', 'stats', 'cache'],
+  required: ['status', 'url', 'metadata', 'stats', 'cache'],
   properties: { status: { type: 'string', enum: ['success'] }, ...readResultProperties },
 } as const;
 
@@ -165,7 +241,7 @@ export const batchRequestSchema = {
       description: '1..100 public http(s) URLs; duplicates allowed (each is charged).',
     },
     render: { ...renderOptionSchema, description: `${renderOptionSchema.description} Applies to every item.` },
-    keep_hidden: { ...keepHiddenOptionSchema, description: `${keepHiddenOptionSchema.description} Applies to every item.` },
+    ...readOptionProperties,
     fresh: { ...anyValue, readOnly: true, description: 'Not accepted: a batch always reads through the cache (BAD_REQUEST).' },
   },
 } as const;
@@ -233,7 +309,7 @@ export const scoreResponseSchema = {
 
 export const readAndScoreResponseSchema = {
   type: 'object',
-  required: ['status', 'url', 'markdown', 'metadata', 'stats', 'cache', 'score'],
+  required: ['status', 'url', 'metadata', 'stats', 'cache', 'score'],
   properties: { status: { type: 'string', enum: ['success'] }, ...readResultProperties, score: scoreSchema },
 } as const;
 

@@ -75,7 +75,7 @@ export async function readBatch(deps: ReadDeps, input: BatchInput): Promise<Batc
               error: { code: 'TIMEOUT', message: `the batch reached its ${timeLimitMs / 1000} s time limit before this item started` },
             };
       if (item.ok) {
-        const chars = item.result.markdown.length;
+        const chars = item.result.content.length;
         if (answerChars + chars > maxChars) {
           const message = `the batch answer already holds ${Math.round(answerChars / 1048576)} MB of Markdown (at most ${Math.round(maxChars / 1048576)} MB); read this URL on its own`;
           item = { ok: false, url: raw, error: { code: 'TOO_LARGE', message } };

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { validateSelectors } from '../convert/html/selectors.js';
+import type { DocumentOptions, ImageMode, LinkMode, OutputFormat } from '../convert/types.js';
 
 /**
  * How the caller wants a page read, beyond the URL: options of read, read-and-score and
@@ -8,18 +10,106 @@ import { createHash } from 'node:crypto';
 export interface ReadOptions {
   /** Keep text styled to be invisible (still counted in HIDDEN_TEXT and checked for PROMPT_INJECTION). */
   keepHidden: boolean;
+  /** `target_selector`: the content is what these match, in document order. */
+  targetSelectors: readonly string[];
+  /** `remove_selector`: removed before anything else. */
+  removeSelectors: readonly string[];
+  /** `main_content: false`: the whole body instead of the main content. */
+  mainContent: boolean;
+  format: OutputFormat;
+  links: boolean;
+  images: boolean;
+  imageMode: ImageMode;
+  linkMode: LinkMode;
 }
 
-export const DEFAULT_READ_OPTIONS: ReadOptions = { keepHidden: false };
+export const DEFAULT_READ_OPTIONS: ReadOptions = {
+  keepHidden: false,
+  targetSelectors: [],
+  removeSelectors: [],
+  mainContent: true,
+  format: 'markdown',
+  links: false,
+  images: false,
+  imageMode: 'keep',
+  linkMode: 'inline',
+};
 
-/** The options from a request body (snake_case on the wire). */
-export function readOptionsOf(body: { keep_hidden?: boolean }): ReadOptions {
-  return { keepHidden: body.keep_hidden === true };
+/** The read options of a request body, snake_case on the wire (the schema checked their types). */
+export interface ReadOptionsBody {
+  keep_hidden?: boolean;
+  target_selector?: string | readonly string[];
+  remove_selector?: string | readonly string[];
+  main_content?: boolean;
+  format?: OutputFormat;
+  links?: boolean;
+  images?: boolean;
+  image_mode?: ImageMode;
+  link_mode?: LinkMode;
 }
 
-/** Cache-key suffix of non-default options: a digest of their normalised form, or ''. */
+/**
+ * The options from a request body. Selectors are compiled here once, so a bad one is
+ * BAD_REQUEST naming its field before anything is charged. `format` overrides the body's
+ * (the representation an `Accept` header asked for).
+ */
+export function readOptionsOf(body: ReadOptionsBody, format?: OutputFormat): ReadOptions {
+  const targetSelectors = selectorList(body.target_selector);
+  const removeSelectors = selectorList(body.remove_selector);
+  validateSelectors(targetSelectors, 'target_selector');
+  validateSelectors(removeSelectors, 'remove_selector');
+  return {
+    keepHidden: body.keep_hidden === true,
+    targetSelectors,
+    removeSelectors,
+    mainContent: body.main_content !== false,
+    format: format ?? body.format ?? 'markdown',
+    links: body.links === true,
+    images: body.images === true,
+    imageMode: body.image_mode ?? 'keep',
+    linkMode: body.link_mode ?? 'inline',
+  };
+}
+
+/** One selector or a list; trimmed, duplicates dropped. Order does not matter: matches come in document order. */
+function selectorList(value: string | readonly string[] | undefined): string[] {
+  const list = value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
+  return [...new Set(list.map((s) => s.trim()))];
+}
+
+/** The options that differ from the defaults, in a fixed key order, selectors sorted. */
+function normalised(options: ReadOptions): Partial<Record<keyof ReadOptions, unknown>> {
+  const out: Partial<Record<keyof ReadOptions, unknown>> = {};
+  for (const key of Object.keys(DEFAULT_READ_OPTIONS).sort() as (keyof ReadOptions)[]) {
+    const value = options[key];
+    if (Array.isArray(value)) {
+      if (value.length > 0) out[key] = [...value].sort();
+    } else if (value !== DEFAULT_READ_OPTIONS[key]) out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Cache-key suffix of non-default options: a digest of their normalised form, or ''. The
+ * same options in another order (JSON fields, selectors) give the same key.
+ */
 export function readOptionsKey(options: ReadOptions): string {
-  if (!options.keepHidden) return '';
-  const normal = JSON.stringify({ keepHidden: options.keepHidden });
-  return `#o:${createHash('sha256').update(normal).digest('hex').slice(0, 16)}`;
+  const normal = normalised(options);
+  if (Object.keys(normal).length === 0) return '';
+  return `#o:${createHash('sha256').update(JSON.stringify(normal)).digest('hex').slice(0, 16)}`;
+}
+
+/** The options as the converter takes them: plain data, defaults left out. */
+export function documentOptionsOf(options: ReadOptions): DocumentOptions {
+  const out: DocumentOptions = {};
+  if (options.keepHidden) out.keepHidden = true;
+  if (options.targetSelectors.length > 0) out.targetSelectors = options.targetSelectors;
+  if (options.removeSelectors.length > 0) out.removeSelectors = options.removeSelectors;
+  if (!options.mainContent) out.mainContent = false;
+  if (options.format !== 'markdown') out.format = options.format;
+  if (options.links) out.links = true;
+  if (options.images) out.images = true;
+  if (options.imageMode !== 'keep') out.imageMode = options.imageMode;
+  if (options.linkMode !== 'inline') out.linkMode = options.linkMode;
+  return out;
 }

@@ -1,10 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { ReadOptions } from './read-options.js';
-import { DEFAULT_READ_OPTIONS, readOptionsKey } from './read-options.js';
+import { DEFAULT_READ_OPTIONS, documentOptionsOf, readOptionsKey } from './read-options.js';
 import type { ConvertOptions } from '../convert/index.js';
 import type { JobRunner } from '../convert/workers/jobs.js';
 import { convertDocument } from '../convert/index.js';
-import type { DocumentMetadata, Warning } from '../convert/types.js';
+import { contentOf } from '../convert/output.js';
+import type { DocumentMetadata, OutputFormat, PageImage, PageLink, Warning } from '../convert/types.js';
 import type { MemoryBudget } from '../fetch/memory-budget.js';
 import { withLease } from '../fetch/memory-budget.js';
 import type { FetchedDocument, Fetcher } from '../fetch/types.js';
@@ -17,17 +18,28 @@ import { renderAwareCache, renderFetched } from './rendering.js';
 
 export interface ReadStats {
   raw_html_size_kb: number;
+  /** Size of the answer's content, whatever its format. */
   markdown_size_kb: number;
   reduction_percent: number;
   extraction_time_ms: number;
   /** The Markdown comes from the page as a browser rendered it. */
   rendered: boolean;
+  /** o200k_base tokens of the content (absent in entries cached before it existed). */
+  tokens?: number;
 }
 
 /** The cacheable part of a read result (what the JSON response carries besides status/cache). */
 export interface ReadResult {
   url: string;
-  markdown: string;
+  /** The content's format (`format` option); the wire names the content field after it. */
+  format: OutputFormat;
+  /** The page's content: Markdown, sanitised HTML or plain text. */
+  content: string;
+  /** `links: true`: the content's links, and how many other distinct links the page has. */
+  links?: PageLink[];
+  linksElsewhere?: number;
+  /** `images: true`: the content's images. */
+  images?: PageImage[];
   metadata: DocumentMetadata;
   stats: ReadStats;
   warnings: Warning[];
@@ -143,18 +155,26 @@ export async function convertFetched(
     contentType: doc.contentType,
     headers: doc.headers,
     url: doc.url,
-    ...(options.keepHidden ? { html: { keepHidden: true } } : {}),
+    options: documentOptionsOf(options),
     ...(signal ? { signal } : {}),
   };
   const converted = await convertDocument(input, { ...deps.convert, ...(deps.runner ? { runner: deps.runner } : {}) });
   const extractionMs = Math.round(performance.now() - started);
-  return {
+  const content = contentOf(converted, options.format);
+  const result: ReadResult = {
     url: doc.url,
-    markdown: converted.markdown,
+    format: options.format,
+    content,
     metadata: converted.metadata,
-    stats: computeStats(doc.body.length, Buffer.byteLength(converted.markdown, 'utf8'), extractionMs, false),
+    stats: { ...computeStats(doc.body.length, Buffer.byteLength(content, 'utf8'), extractionMs, false), tokens: converted.tokens ?? 0 },
     warnings: converted.warnings,
   };
+  if (options.links) {
+    result.links = converted.links ?? [];
+    result.linksElsewhere = converted.linksElsewhere ?? 0;
+  }
+  if (options.images) result.images = converted.images ?? [];
+  return result;
 }
 
 const round = (value: number, digits: number): number => {

@@ -54,6 +54,7 @@ describe('POST /v1/read end to end', () => {
       'raw_html_size_kb',
       'reduction_percent',
       'rendered',
+      'tokens',
     ]);
     expect(first.json.stats.raw_html_size_kb).toBeCloseTo(Buffer.byteLength(ARTICLE) / 1024, 2);
     expect(first.json.cache).toEqual({ hit: false, ttl_seconds: 3600 });

@@ -15,12 +15,39 @@ export interface ReadRequest {
   render?: RenderMode;
   /** Keep text styled so that no reader sees it (font-size 0, opacity 0, off-screen, clipped, the colour of its background). It is left out by default, with a HIDDEN_TEXT warning; kept, it is still counted there and checked for PROMPT_INJECTION. */
   keep_hidden?: boolean;
+  /** CSS selector, or up to 10 (each at most 500 characters): the content is the elements they match, in document order, instead of the detected main content (scripts, styles and hidden text inside are still left out). When nothing matches, the normal extraction is answered with a LOW_CONTENT warning naming the selector. */
+  target_selector?: string | string[];
+  /** CSS selector, or up to 10: matching elements are removed before anything else (cookie banners, comments, related posts). */
+  remove_selector?: string | string[];
+  /** false: the whole <body> instead of the detected main content (still without scripts, styles and hidden text). */
+  main_content?: boolean;
+  /** The content format: `markdown`, `html` (the cleaned content through an allow-list sanitiser: absolute http(s) URLs, no scripts, styles, event handlers, frames or forms) or `text` (plain text, no Markdown syntax). The answer carries it as `markdown`, `html` or `text`. `Accept: text/markdown`, `text/html` or `text/plain` return that format as the raw body instead of JSON. */
+  format?: "markdown" | "html" | "text";
+  /** Also return `links`: the content's links (absolute, deduplicated, in order) and `links_elsewhere`, how many other distinct links the page has. */
+  links?: boolean;
+  /** Also return `images`: the content's images (absolute URL and alt text). */
+  images?: boolean;
+  /** Images in the content: `keep`, `alt` (replaced by their alt text) or `drop`. */
+  image_mode?: "keep" | "alt" | "drop";
+  /** Links in the Markdown: `inline` `[text](url)`, `references` (`[text][1]`, one number per URL, the list of `[1]: url` at the end) or `text` (link text only). */
+  link_mode?: "inline" | "references" | "text";
 }
 
 export interface ReadResponse {
   status: "success";
   url: string;
-  markdown: string;
+  /** The content as Markdown (`format: markdown`, the default). */
+  markdown?: string;
+  /** The content as sanitised HTML (`format: html`), instead of `markdown`. */
+  html?: string;
+  /** The content as plain text (`format: text`), instead of `markdown`. */
+  text?: string;
+  /** `links: true`: the content's links, deduplicated, in order. */
+  links?: PageLink[];
+  /** `links: true`: distinct links of the page outside the content. */
+  links_elsewhere?: number;
+  /** `images: true`: the content's images. */
+  images?: PageImage[];
   metadata: Metadata;
   stats: ReadStats;
   cache: CacheInfo;
@@ -50,6 +77,8 @@ export interface ReadStats {
   extraction_time_ms: number;
   /** The Markdown comes from the page as a headless browser rendered it. */
   rendered: boolean;
+  /** The content's length in o200k_base tokens (GPT-4o, GPT-4.1, GPT-5), whatever its format; also in the X-Markdown-Tokens header. Exact up to 512 Ki characters, estimated from samples beyond. */
+  tokens: number;
 }
 
 export interface CacheInfo {
@@ -60,6 +89,16 @@ export interface CacheInfo {
 export interface Warning {
   code: string;
   message: string;
+}
+
+export interface PageLink {
+  url: string;
+  text: string;
+}
+
+export interface PageImage {
+  url: string;
+  alt: string;
 }
 
 export interface ScoreRequest {
@@ -91,7 +130,18 @@ export interface ScoreCheck {
 export interface ReadAndScoreResponse {
   status: "success";
   url: string;
-  markdown: string;
+  /** The content as Markdown (`format: markdown`, the default). */
+  markdown?: string;
+  /** The content as sanitised HTML (`format: html`), instead of `markdown`. */
+  html?: string;
+  /** The content as plain text (`format: text`), instead of `markdown`. */
+  text?: string;
+  /** `links: true`: the content's links, deduplicated, in order. */
+  links?: PageLink[];
+  /** `links: true`: distinct links of the page outside the content. */
+  links_elsewhere?: number;
+  /** `images: true`: the content's images. */
+  images?: PageImage[];
   metadata: Metadata;
   stats: ReadStats;
   cache: CacheInfo;
@@ -196,8 +246,24 @@ export interface BatchRequest {
   urls: string[];
   /** Render the page in a headless browser before converting it: `false` never, `true` always, `"auto"` (default) only when the page as the server sent it is a JavaScript shell (JS_SHELL, or LOW_CONTENT on script-heavy markup). Same cost; `stats.rendered` says whether it happened, a RENDER_SKIPPED warning says why a wanted render did not. Applies to every item. */
   render?: boolean | "auto";
-  /** Keep text styled so that no reader sees it (font-size 0, opacity 0, off-screen, clipped, the colour of its background). It is left out by default, with a HIDDEN_TEXT warning; kept, it is still counted there and checked for PROMPT_INJECTION. Applies to every item. */
+  /** Keep text styled so that no reader sees it (font-size 0, opacity 0, off-screen, clipped, the colour of its background). It is left out by default, with a HIDDEN_TEXT warning; kept, it is still counted there and checked for PROMPT_INJECTION. */
   keep_hidden?: boolean;
+  /** CSS selector, or up to 10 (each at most 500 characters): the content is the elements they match, in document order, instead of the detected main content (scripts, styles and hidden text inside are still left out). When nothing matches, the normal extraction is answered with a LOW_CONTENT warning naming the selector. */
+  target_selector?: string | string[];
+  /** CSS selector, or up to 10: matching elements are removed before anything else (cookie banners, comments, related posts). */
+  remove_selector?: string | string[];
+  /** false: the whole <body> instead of the detected main content (still without scripts, styles and hidden text). */
+  main_content?: boolean;
+  /** The content format: `markdown`, `html` (the cleaned content through an allow-list sanitiser: absolute http(s) URLs, no scripts, styles, event handlers, frames or forms) or `text` (plain text, no Markdown syntax). The answer carries it as `markdown`, `html` or `text`. `Accept: text/markdown`, `text/html` or `text/plain` return that format as the raw body instead of JSON. */
+  format?: "markdown" | "html" | "text";
+  /** Also return `links`: the content's links (absolute, deduplicated, in order) and `links_elsewhere`, how many other distinct links the page has. */
+  links?: boolean;
+  /** Also return `images`: the content's images (absolute URL and alt text). */
+  images?: boolean;
+  /** Images in the content: `keep`, `alt` (replaced by their alt text) or `drop`. */
+  image_mode?: "keep" | "alt" | "drop";
+  /** Links in the Markdown: `inline` `[text](url)`, `references` (`[text][1]`, one number per URL, the list of `[1]: url` at the end) or `text` (link text only). */
+  link_mode?: "inline" | "references" | "text";
 }
 
 export interface BatchResponse {
@@ -205,7 +271,18 @@ export interface BatchResponse {
   results: Array<{
     ok: boolean;
     url: string;
+    /** The content as Markdown (`format: markdown`, the default). */
     markdown?: string;
+    /** The content as sanitised HTML (`format: html`), instead of `markdown`. */
+    html?: string;
+    /** The content as plain text (`format: text`), instead of `markdown`. */
+    text?: string;
+    /** `links: true`: the content's links, deduplicated, in order. */
+    links?: PageLink[];
+    /** `links: true`: distinct links of the page outside the content. */
+    links_elsewhere?: number;
+    /** `images: true`: the content's images. */
+    images?: PageImage[];
     metadata?: Metadata;
     stats?: ReadStats;
     cache?: CacheInfo;

@@ -1,12 +1,13 @@
 import { Element } from 'domhandler';
 import type { Document, ParentNode } from 'domhandler';
 import { ServiceError, isServiceError } from '../../errors.js';
-import type { ConvertResult, DocumentMetadata } from '../types.js';
+import type { ConvertResult, DocumentMetadata, DocumentOptions } from '../types.js';
 import { replaceInlineLinks, stripTagRuns } from '../inline-scan.js';
 import { findFirst, parseHtml } from './dom.js';
 import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
 import { MarkdownWriter } from './markdown.js';
+import { ReadSteering } from './read-steering.js';
 import { buildMetadata } from './metadata.js';
 import { collectPageSignals, measureStructure } from './page-signals.js';
 import { classifyPage } from './page-type.js';
@@ -24,13 +25,11 @@ import { hiddenTextWarning, pageWarnings } from './warnings.js';
  * read metadata → prepare (drop non-content) → main content → Markdown → language, warnings.
  * See docs/extraction.md.
  */
-export interface HtmlToMarkdownOptions {
+export interface HtmlToMarkdownOptions extends DocumentOptions {
   /** Content-Language response header, a hint for metadata.language. */
   contentLanguage?: string | null;
   /** Skip the page-type classifier and use this type (benchmarks measure the rules apart from it). */
   pageType?: PageType;
-  /** Keep text styled to be invisible (`keep_hidden`); it is still counted and checked. */
-  keepHidden?: boolean;
 }
 
 /** A description made from the first paragraph is cut at about this many characters. */
@@ -54,6 +53,8 @@ export function htmlToMarkdown(html: string, baseUrl: string, options: HtmlToMar
 function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions): ConvertResult {
   if (looksBinary(html)) throw new ServiceError('EXTRACTION_FAILED', 'the document is binary, not HTML text');
   const doc = parseHtml(html);
+  const steer = new ReadSteering(options);
+  steer.removeSelected(doc);
   const prepared = prepareDocument(doc, { keepHidden: options.keepHidden === true });
   const { signals, raw } = prepared;
   const meta = buildMetadata(raw);
@@ -61,8 +62,15 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const stats = computeStats(body);
   const evidence = collectPageSignals({ url: baseUrl, body, stats, meta, markup: prepared.hints });
   const pageType = options.pageType ?? classifyPage(evidence, () => measureStructure(evidence, body, stats)).type;
-  const content = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType });
-  const writer = new MarkdownWriter({ base: effectiveBase(baseUrl, meta.baseHref), drop: content.drop, stats: content.stats });
+  const content = steer.chooseContent(body, stats, () =>
+    extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType }),
+  );
+  const writer = new MarkdownWriter({
+    base: effectiveBase(baseUrl, meta.baseHref),
+    drop: content.drop,
+    stats: content.stats,
+    ...steer.modes,
+  });
   const markdown = sanitize(writer.render(content.roots));
   const plain = (): string => markdownToPlain(markdown.slice(0, LANGUAGE_SAMPLE_CHARS));
   const metadata: DocumentMetadata = {
@@ -74,12 +82,12 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   if (meta.siteName) metadata.site_name = sanitize(meta.siteName);
   if (meta.author) metadata.author = sanitize(meta.author);
   if (meta.publishedAt) metadata.published_at = sanitize(meta.publishedAt);
-  const warnings = pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, content.textLength);
+  const warnings = [...steer.warnings, ...pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, steer.lowContentLength(content))];
   const hidden = hiddenTextWarning(prepared.hidden, options.keepHidden === true);
   if (hidden) warnings.push(hidden);
   const injection = injectionWarning(markdown, 'the main content') ?? injectionWarning(prepared.hidden.sample, 'hidden text of the page');
   if (injection) warnings.push(injection);
-  return { markdown, metadata, warnings };
+  return { markdown, metadata, warnings, ...steer.outputs(content, writer, body, sanitize) };
 }
 
 /** The first `<body>` (else `<html>`) still in the document; else a synthetic body over everything. */

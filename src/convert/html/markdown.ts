@@ -16,6 +16,7 @@ import {
 import { renderTable } from './markdown-table.js';
 import { BLOCK_TAGS } from './stats.js';
 import type { StatsMap } from './stats.js';
+import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
 import { imageSource, resolveUrl } from './urls.js';
 
 /**
@@ -31,7 +32,14 @@ export interface WriterOptions {
   drop?: ReadonlySet<Element>;
   /** Precomputed stats (for "does this inline element hold blocks?"); optional. */
   stats?: StatsMap;
+  /** `image_mode`: images as Markdown images (default), as their alt text, or left out. */
+  imageMode?: ImageMode;
+  /** `link_mode`: inline links (default), numbered references listed at the end, or link text only. */
+  linkMode?: LinkMode;
 }
+
+/** Most entries of the `links` and `images` lists of one page. */
+export const MAX_LISTED = 5000;
 
 const HEADING_LEVEL: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 const INLINE_CODE = new Set(['code', 'kbd', 'samp', 'tt', 'var']);
@@ -41,21 +49,56 @@ const STRIKE = new Set(['del', 's', 'strike']);
 const SKIP_INLINE = new Set(['br', 'wbr']);
 
 export class MarkdownWriter {
-  private readonly base: string | null;
+  readonly base: string | null;
   private readonly drop: ReadonlySet<Element>;
   private readonly stats: StatsMap | undefined;
+  private readonly imageMode: ImageMode;
+  private readonly linkMode: LinkMode;
   private figureCaption: string | null = null;
+  /** Reference numbers by URL (`link_mode: references`), in order of first use. */
+  private readonly references = new Map<string, number>();
+  /** Every link and image written (whatever the modes), deduplicated by URL, for the `links` and `images` lists. */
+  readonly links = new Map<string, PageLink>();
+  readonly images = new Map<string, PageImage>();
 
   constructor(opts: WriterOptions) {
     this.base = opts.base;
     this.drop = opts.drop ?? new Set();
     this.stats = opts.stats;
+    this.imageMode = opts.imageMode ?? 'keep';
+    this.linkMode = opts.linkMode ?? 'inline';
   }
 
   /** Render several roots (content and merged siblings) into one document. */
   render(roots: readonly ChildNode[]): string {
     const blocks = this.blocks(roots);
+    if (this.references.size > 0) blocks.push([...this.references].map(([url, n]) => `[${n}]: ${linkDestination(url)}`).join('\n'));
     return finishDocument(blocks.join('\n\n'));
+  }
+
+  /**
+   * A text node's content, escaped. With numbered references a `[` of the page's text is
+   * escaped too: `[1]` typed on the page must not become a link to our reference 1.
+   */
+  private text(data: string): string {
+    const escaped = escapeText(data.replace(/[\s\u00a0]+/g, ' '));
+    return this.linkMode === 'references' && escaped.includes('[') ? escaped.replace(/\[/g, '\\[') : escaped;
+  }
+
+  /** The destination of a link: inline `(url)` or a numbered reference `[n]`. */
+  private destination(url: string): string {
+    if (this.linkMode !== 'references') return `(${linkDestination(url)})`;
+    let n = this.references.get(url);
+    if (n === undefined) {
+      n = this.references.size + 1;
+      this.references.set(url, n);
+    }
+    return `[${n}]`;
+  }
+
+  private noteLink(url: string, el: Element, href: string): void {
+    if (href.trim().startsWith('#') || this.links.has(url) || this.links.size >= MAX_LISTED) return;
+    this.links.set(url, { url, text: collapseWhitespace(textOf(el)) });
   }
 
   /** Render a list of sibling nodes as blocks. */
@@ -64,7 +107,7 @@ export class MarkdownWriter {
     let inline = '';
     for (const node of nodes) {
       if (isText(node)) {
-        inline = joinEscaped(inline, escapeText(node.data.replace(/[\s\u00a0]+/g, ' ')));
+        inline = joinEscaped(inline, this.text(node.data));
         continue;
       }
       if (!isElement(node) || this.drop.has(node)) continue;
@@ -157,17 +200,19 @@ export class MarkdownWriter {
     const blocks = this.blocks(el.children);
     const url = el.attribs.href !== undefined ? resolveUrl(el.attribs.href, this.base) : null;
     if (!url || el.attribs.href?.trim() === '#') return blocks;
-    const dest = linkDestination(url);
+    this.noteLink(url, el, el.attribs.href as string);
+    if (this.linkMode === 'text') return blocks;
+    const dest = this.destination(url);
     let target = blocks.findIndex((b) => /^#{1,6} /.test(b) && !b.includes(']('));
     if (target < 0) target = blocks.findIndex((b) => !/^(?:[-*>|`$]|\d+\. |!\[)/.test(b) && !b.includes('\n') && !b.includes(']('));
     if (target >= 0) {
       const b = blocks[target] as string;
       const m = /^(#{1,6} )?(.*)$/.exec(b) as RegExpExecArray;
-      blocks[target] = `${m[1] ?? ''}[${m[2]}](${dest})`;
+      blocks[target] = `${m[1] ?? ''}[${m[2]}]${dest}`;
       return blocks;
     }
     const img = blocks.findIndex((b) => /^!\[[^\]]*\]\([^)]*\)$/.test(b));
-    if (img >= 0) blocks[img] = `[${blocks[img]}](${dest})`;
+    if (img >= 0) blocks[img] = `[${blocks[img]}]${dest}`;
     return blocks;
   }
 
@@ -261,7 +306,7 @@ export class MarkdownWriter {
   inlineChildren(el: Element): string {
     let s = '';
     for (const c of el.children) {
-      if (isText(c)) s = joinEscaped(s, escapeText(c.data.replace(/[\s\u00a0]+/g, ' ')));
+      if (isText(c)) s = joinEscaped(s, this.text(c.data));
       else if (isElement(c) && !this.drop.has(c)) s = joinInline(s, this.inline(c));
     }
     return s;
@@ -307,9 +352,11 @@ export class MarkdownWriter {
     if (href === undefined || href.trim() === '' || href.trim() === '#') return inner;
     const url = resolveUrl(href, this.base);
     if (!url) return inner;
+    this.noteLink(url, el, href);
+    if (this.linkMode === 'text') return inner;
     const lead = /^\s/.test(inner) ? ' ' : '';
     const trail = /\s$/.test(inner) ? ' ' : '';
-    return `${lead}[${text}](${linkDestination(url)})${trail}`;
+    return `${lead}[${text}]${this.destination(url)}${trail}`;
   }
 
   private image(img: Element): string {
@@ -317,8 +364,10 @@ export class MarkdownWriter {
     if (!src) return '';
     const url = resolveUrl(src, this.base);
     const alt = collapseWhitespace(img.attribs.alt ?? '') || this.figureCaption || '';
+    if (url && !this.images.has(url) && this.images.size < MAX_LISTED) this.images.set(url, { url, alt });
+    if (this.imageMode === 'drop') return '';
     // an image whose URL the policy refuses is its alt text
-    if (!url) return alt ? escapeText(alt) : '';
+    if (!url || this.imageMode === 'alt') return alt ? this.text(alt) : '';
     return `![${escapeBrackets(alt)}](${linkDestination(url)})`;
   }
 
@@ -331,14 +380,14 @@ export class MarkdownWriter {
   /** For the table writer: a cell's content on one line. */
   cell(el: Element): string {
     const only = el.children.length === 1 ? el.children[0] : undefined;
-    if (only !== undefined && isText(only)) return escapeTableCell(escapeText(only.data.replace(/[\s\u00a0]+/g, ' ')));
+    if (only !== undefined && isText(only)) return escapeTableCell(this.text(only.data));
     const blocks = this.blocks(el.children);
     return escapeTableCell(blocks.join(' '));
   }
 }
 
 /** Permalink anchors next to headings (Sphinx ¶, GitHub/Docusaurus #, "Link to this heading"). */
-function isHeadingAnchor(el: Element): boolean {
+export function isHeadingAnchor(el: Element): boolean {
   const cls = el.attribs.class ?? '';
   if (/(?:^|\s)(?:headerlink|anchor|hash-link|heading-anchor|anchorjs-link|header-anchor)(?:\s|$)/.test(cls)) return true;
   const t = textOf(el).trim();

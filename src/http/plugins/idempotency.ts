@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { StoredResponse, Stores } from '../../store/types.js';
-import { wantsMarkdown } from '../context.js';
+import { rawFormat } from '../context.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -67,7 +67,7 @@ export function registerIdempotency(scope: FastifyInstance, stores: Stores, now:
 
 /** What makes two requests "the same": route, answer format and the validated body. */
 function fingerprint(request: FastifyRequest): string {
-  const format = wantsMarkdown(request) ? 'markdown' : 'json';
+  const format = rawFormat(request) ?? 'json';
   return createHash('sha256')
     .update(`${request.method} ${request.routeOptions.url ?? ''} ${format}\n${canonicalJson(request.body)}`)
     .digest('hex');

@@ -18,14 +18,14 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
       if (request.body.fresh !== undefined) {
         throw new ServiceError('BAD_REQUEST', 'batch does not accept fresh: items are always read through the cache');
       }
-      return requestSignal(ctx, reply);
+      return { options: readOptionsOf(request.body), signal: requestSignal(ctx, reply) };
     })
-    .run(async (signal, { request, reply, charge }) => {
+    .run(async ({ options, signal }, { request, reply, charge }) => {
       const items = await readBatch(ctx.readDeps, {
         urls: request.body.urls,
         parallelism: ctx.config.batchParallelism,
         render: request.body.render,
-        options: readOptionsOf(request.body),
+        options,
         allowPrivateTargets: ctx.config.allowPrivateTargets,
         signal,
         onItemFailed: (index) => charge.refund(1, `item:${index}`),
@@ -35,7 +35,7 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
       reply.header('X-Service-Cache', allHits ? 'HIT' : 'MISS');
       serializeLargeAnswer(
         reply,
-        okItems.reduce((sum, item) => sum + item.result.markdown.length, 0),
+        okItems.reduce((sum, item) => sum + item.result.content.length, 0),
       );
       return {
         status: 'success',

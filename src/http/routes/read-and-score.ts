@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import { readResponseBody, renderInput } from './read.js';
+import { readResponseBody, renderInput, tokensHeader } from './read.js';
 import { onWire } from '../wire.js';
 import type { ReplyOf } from '../register-operation.js';
 
@@ -15,18 +15,20 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
   billedOperation(scope, ctx, OPERATIONS['read-and-score'])
     .prepare((request, reply) => ({
       url: canonicalizeRequestUrl(request.body.url, { allowPrivateTargets: ctx.config.allowPrivateTargets }),
+      options: readOptionsOf(request.body),
       signal: requestSignal(ctx, reply),
     }))
-    .run(async ({ url, signal }, { request, reply }) => {
+    .run(async ({ url, options, signal }, { request, reply }) => {
       const { result, cacheHit } = await readAndScore(ctx.readDeps, {
         url,
         fresh: request.body.fresh,
-        options: readOptionsOf(request.body),
+        options,
         signal,
         ...renderInput(request.body),
       });
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
-      serializeLargeAnswer(reply, result.markdown.length);
+      tokensHeader(reply, result);
+      serializeLargeAnswer(reply, result.content.length);
       return onWire<ReplyOf<(typeof OPERATIONS)['read-and-score']>>()({ ...readResponseBody(result, cacheHit), score: result.score });
     });
 }

@@ -62,6 +62,7 @@ describe('POST /v1/batch', () => {
       'raw_html_size_kb',
       'reduction_percent',
       'rendered',
+      'tokens',
     ]);
     expect(results[1]).toEqual({
       url: `${site.origin}/missing`,

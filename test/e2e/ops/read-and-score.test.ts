@@ -38,6 +38,7 @@ describe('POST /v1/read-and-score', () => {
       'raw_html_size_kb',
       'reduction_percent',
       'rendered',
+      'tokens',
     ]);
     expect(res.headers['x-service-cache']).toBe('MISS');
     expect(res.headers['x-service-billed']).toBe('plan');

@@ -172,7 +172,7 @@ for (const [name, url] of Object.entries(pages)) {
     const { result } = await fetchAndConvert({ fetcher, render: { renderer } }, url, { render: true });
     results[name] = {
       rendered: result.stats.rendered,
-      content: result.markdown.includes(SAFE_TEXT),
+      content: result.content.includes(SAFE_TEXT),
       warnings: result.warnings.map((w) => w.code),
     };
   } catch (err) {

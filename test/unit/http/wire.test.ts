@@ -5,7 +5,7 @@ import { onWire } from '../../../src/http/wire.js';
 
 type ReadAnswer = ReplyOf<typeof OPERATIONS.read>;
 const readAnswer = onWire<ReadAnswer>();
-const stats = { raw_html_size_kb: 1, markdown_size_kb: 0.5, reduction_percent: 50, extraction_time_ms: 3, rendered: false };
+const stats = { raw_html_size_kb: 1, markdown_size_kb: 0.5, reduction_percent: 50, extraction_time_ms: 3, rendered: false, tokens: 12 };
 const base = { status: 'success', url: 'https://example.com/', markdown: '# Hi', cache: { hit: false, ttl_seconds: 3600 } } as const;
 
 /**

@@ -19,7 +19,19 @@ describe('MCP tool arguments come from the REST body schemas, bounds included', 
     expect(input.safeParse({ urls: Array(101).fill('https://example.com/') }).success).toBe(false);
     expect(input.safeParse({ urls: ['https://example.com/'], render: 'auto' }).success).toBe(true);
     expect(input.safeParse({ urls: ['https://example.com/'], render: 'sometimes' }).success).toBe(false);
-    expect(Object.keys(z.toJSONSchema(input).properties ?? {})).toEqual(['urls', 'render', 'keep_hidden']);
+    expect(Object.keys(z.toJSONSchema(input).properties ?? {})).toEqual([
+      'urls',
+      'render',
+      'keep_hidden',
+      'target_selector',
+      'remove_selector',
+      'main_content',
+      'format',
+      'links',
+      'images',
+      'image_mode',
+      'link_mode',
+    ]);
   });
 
   it('extract: field specs as the route takes them, at most 50', () => {

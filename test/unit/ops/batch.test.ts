@@ -65,7 +65,7 @@ describe('readBatch answer size', () => {
       },
     );
     expect(fetcher.started).toHaveLength(1); // one read shared by the duplicates
-    const markdown = items[0]?.ok ? items[0].result.markdown : '';
+    const markdown = items[0]?.ok ? items[0].result.content : '';
     expect(markdown.length).toBeGreaterThan(50);
     expect(markdown.length).toBeLessThanOrEqual(70);
     expect(items.map((i) => (i.ok ? 'ok' : i.error.code))).toEqual(['ok', 'ok', 'TOO_LARGE', 'TOO_LARGE', 'TOO_LARGE']);

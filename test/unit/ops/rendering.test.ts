@@ -75,7 +75,7 @@ describe('render modes', () => {
     const before = performance.now();
     const first = await readPage(deps, { url: 'https://a.example/', fresh: false });
     expect(first.result.stats.rendered).toBe(true);
-    expect(first.result.markdown).toContain('Text the browser built');
+    expect(first.result.content).toContain('Text the browser built');
     expect(codes(first.result.warnings)).toEqual([]);
     expect(jobs[0]?.maxBytes).toBe(1_000_000 - SHELL.length);
     expect(jobs[0]?.deadlineAt).toBeGreaterThanOrEqual(before + 9_000 - 1);
@@ -107,8 +107,8 @@ describe('render modes', () => {
     const { deps, cache } = setup({ 'https://a.example/': doc('https://a.example/', SHELL) }, renderer);
     const a = await readPage(deps, { url: 'https://a.example/', fresh: false, fragment: '#/a' });
     const b = await readPage(deps, { url: 'https://a.example/', fresh: false, fragment: '#/b' });
-    expect(a.result.markdown).toContain('Route #/a');
-    expect(b.result.markdown).toContain('Route #/b');
+    expect(a.result.content).toContain('Route #/a');
+    expect(b.result.content).toContain('Route #/b');
     expect(jobs.map((j) => j.fragment)).toEqual(['#/a', '#/b']);
     expect(cache.entries.has(renderedCacheKey(cacheKey('read', 'v1', 'https://a.example/'), '#/b'))).toBe(true);
   });
