@@ -24,7 +24,7 @@ if (unknown.length > 0) {
 }
 for (const c of htmlCases) {
   const r = html.runCase(c);
-  writeFileSync(join(c.dir, 'expected.md'), r.markdown);
+  writeFileSync(join(c.dir, html.expectedFile(c)), html.outputOf(c, r));
   writeFileSync(join(c.dir, 'expected-meta.json'), html.metaSnapshot(r));
   console.log(`updated ${c.slug} (${r.markdown.length} chars${r.warnings.length ? `, ${r.warnings.map((w) => w.code).join(',')}` : ''})`);
 }

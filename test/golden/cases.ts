@@ -2,12 +2,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { htmlToMarkdown } from '../../src/convert/html/index.js';
-import type { ConvertResult } from '../../src/convert/types.js';
+import { contentOf } from '../../src/convert/output.js';
+import type { ConvertResult, DocumentOptions } from '../../src/convert/types.js';
 
 /**
  * Golden cases: one folder per case under test/golden/<slug>/ with input.html,
  * expected.md, expected-meta.json and an optional meta.json
- * `{url?, contentLanguage?, type?}`. Shared by the test runner (reads only) and
+ * `{url?, contentLanguage?, type?, options?}`. A case with read options (issue 17) keeps
+ * its content in the file of its format: expected.html or expected.txt instead of .md. Shared by the test runner (reads only) and
  * update.ts (the only writer).
  */
 export const GOLDEN_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -20,6 +22,8 @@ export interface CaseMeta {
   contentLanguage?: string;
   /** Page type for per-type measurement (bench/extract-golden.mjs): a metadata.page_type value, or `edge` for parser edge cases. */
   type?: string;
+  /** Read options (`format`, `link_mode`, selectors…), as the converter takes them. */
+  options?: DocumentOptions;
 }
 
 export interface GoldenCase {
@@ -44,7 +48,19 @@ export function loadCase(slug: string): GoldenCase {
 }
 
 export function runCase(c: GoldenCase): ConvertResult {
-  return htmlToMarkdown(c.input, c.meta.url ?? `${DEFAULT_BASE}${c.slug}/`, { contentLanguage: c.meta.contentLanguage ?? null });
+  const options = { contentLanguage: c.meta.contentLanguage ?? null, ...c.meta.options };
+  return htmlToMarkdown(c.input, c.meta.url ?? `${DEFAULT_BASE}${c.slug}/`, options);
+}
+
+/** The expected file of a case's content: expected.md, or .html / .txt for those formats. */
+export function expectedFile(c: GoldenCase): string {
+  const format = c.meta.options?.format;
+  return format === 'html' ? 'expected.html' : format === 'text' ? 'expected.txt' : 'expected.md';
+}
+
+/** The content a case is checked on: the Markdown, or the format its options ask for. */
+export function outputOf(c: GoldenCase, r: ConvertResult): string {
+  return contentOf(r, c.meta.options?.format ?? 'markdown');
 }
 
 /** What expected-meta.json holds: metadata and warnings, stable key order, LF, final newline. */

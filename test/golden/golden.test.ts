@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { firstDiff, listCases, metaSnapshot, runCase } from './cases.js';
+import { expectedFile, firstDiff, listCases, metaSnapshot, outputOf, runCase } from './cases.js';
 
 // Never writes: `npm run golden:update -- <slug>|--all` is the only writer.
 const cases = listCases();
@@ -13,15 +13,16 @@ describe('golden pages', () => {
 
   for (const c of cases) {
     it(c.slug, () => {
-      const mdPath = path.join(c.dir, 'expected.md');
+      const mdPath = path.join(c.dir, expectedFile(c));
       const metaPath = path.join(c.dir, 'expected-meta.json');
       if (!existsSync(mdPath) || !existsSync(metaPath)) {
         throw new Error(`${c.slug}: expected files missing; run npm run golden:update -- ${c.slug} and review them`);
       }
       const result = runCase(c);
       const expectedMd = readFileSync(mdPath, 'utf8');
-      if (result.markdown !== expectedMd) {
-        throw new Error(`${c.slug}/expected.md differs\n${firstDiff(expectedMd, result.markdown)}`);
+      const output = outputOf(c, result);
+      if (output !== expectedMd) {
+        throw new Error(`${c.slug}/${expectedFile(c)} differs\n${firstDiff(expectedMd, output)}`);
       }
       const expectedMeta = readFileSync(metaPath, 'utf8');
       const actualMeta = metaSnapshot(result);

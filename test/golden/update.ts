@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { listCases, loadCase, metaSnapshot, runCase } from './cases.js';
+import { expectedFile, listCases, loadCase, metaSnapshot, outputOf, runCase } from './cases.js';
 
 /**
  * The only writer of golden files: `npm run golden:update -- <slug> [<slug>…]` or `-- --all`.
@@ -14,7 +14,7 @@ if (args.length === 0) {
 const cases = args.includes('--all') ? listCases() : args.map((slug) => loadCase(slug));
 for (const c of cases) {
   const r = runCase(c);
-  writeFileSync(path.join(c.dir, 'expected.md'), r.markdown);
+  writeFileSync(path.join(c.dir, expectedFile(c)), outputOf(c, r));
   writeFileSync(path.join(c.dir, 'expected-meta.json'), metaSnapshot(r));
   console.log(`updated ${c.slug} (${r.markdown.length} chars${r.warnings.length ? `, ${r.warnings.map((w) => w.code).join(',')}` : ''})`);
 }

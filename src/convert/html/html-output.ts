@@ -199,7 +199,9 @@ class HtmlWriter {
 
   node(node: ChildNode, inPre: boolean): void {
     if (isText(node)) {
-      this.out.push(escapeHtml(inPre ? node.data : node.data.replace(/[\t\n\r\f ]+/g, ' ')));
+      const text = inPre ? escapeHtml(node.data) : collapsed(node.data);
+      // one line break between blocks, however many dropped elements stood there
+      if (text !== '\n' || this.out[this.out.length - 1] !== '\n') this.out.push(text);
       return;
     }
     if (!isElement(node) || this.drop.has(node)) return;
@@ -279,6 +281,12 @@ class HtmlWriter {
     const tex = mathTex(el);
     if (tex) this.out.push(`<code>${escapeHtml(tex)}</code>`);
   }
+}
+
+/** Outside `<pre>`: whitespace runs as one space, or one newline when they held a line break. */
+function collapsed(text: string): string {
+  if (text.trim() === '') return text.includes('\n') ? '\n' : text === '' ? '' : ' ';
+  return escapeHtml(text.replace(/[\t\n\r\f ]+/g, ' '));
 }
 
 function attribute(name: string, value: string): string {

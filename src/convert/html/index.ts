@@ -146,9 +146,12 @@ function sanitizeOrNull(s: string | null): string | null {
   return t === '' ? null : t;
 }
 
+/** `[text][n]` of `link_mode: references` (our own output: link text has no raw brackets). */
+const REFERENCE_LINK = /\[([^[\]\n]{0,500})\]\[\d{1,6}\]/g;
+
 /** Visible text of our own Markdown (for language detection and LOW_CONTENT). */
 function markdownToPlain(md: string): string {
-  const withoutFences = md.replace(/^```.*$/gm, '');
+  const withoutFences = md.replace(/^```.*$/gm, '').replace(REFERENCE_LINK, '$1');
   const plainLinks = replaceInlineLinks(stripTagRuns(replaceInlineLinks(withoutFences, () => '', '![')), (label) => label);
   return plainLinks
     .replace(/^[#>\-*|: ]+/gm, '')
