@@ -4,7 +4,9 @@
  * list item, heading, quote), converted, rendered with `marked` on its default settings
  * (raw HTML on) and the result parsed with a DOM: no element or attribute that can run
  * script may appear, and every URL attribute must be http(s), mailto, tel, relative or a
- * fragment, read as a browser reads it.
+ * fragment, read as a browser reads it. The same vectors go through `format: html` (the
+ * allow-list writer of issue 17), whose output is parsed directly, with and without
+ * main-content detection: no handler, `style`, `srcdoc`, frame, form or unsafe URL.
  */
 import type { AnyNode, Element } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
@@ -177,5 +179,45 @@ describe('output safety: Markdown rendered by marked runs no script', () => {
     expect(markdown).toContain('[part](https://safe.example/articles/page.html#part)');
     expect(markdown).toContain('[mail](mailto:a@b.example)');
     expect(markdown).toContain('[call](tel:+441234)');
+  });
+});
+
+/** Attributes the `format: html` allow-list never writes, whatever their value. */
+const NEVER_WRITTEN = new Set(['style', 'class', 'id', 'srcdoc', 'srcset', 'formaction', 'action', 'target']);
+
+describe('output safety: format html (the allow-list sanitiser) runs no script', () => {
+  for (const [name, vector] of VECTORS) {
+    it(`${name}: no executable element, handler, style or unsafe URL in the html output`, () => {
+      for (const [context, wrap] of CONTEXTS) {
+        const page = `<!doctype html><html><head><title>Vector page</title></head><body><main><article><h1>Vector page</h1>${FILLER}${wrap(vector)}${FILLER}</article></main></body></html>`;
+        for (const options of [{ format: 'html' as const }, { format: 'html' as const, mainContent: false }]) {
+          const { html = '' } = htmlToMarkdown(page, BASE, options);
+          const extra = [...parseDocument(html).children].flatMap(function attrs(n: AnyNode): string[] {
+            if (n.type !== 'tag') return [];
+            const el = n as Element;
+            const own = Object.keys(el.attribs)
+              .filter(
+                (a) =>
+                  NEVER_WRITTEN.has(a) && !(a === 'class' && el.name === 'code' && /^language-[\w+#.-]+$/.test(el.attribs.class ?? '')),
+              )
+              .map((a) => `${el.name}[${a}]`);
+            return [...own, ...el.children.flatMap((c) => attrs(c as AnyNode))];
+          });
+          expect({ context, options, dangers: [...dangers(html), ...extra] }).toEqual({ context, options, dangers: [] });
+        }
+      }
+    });
+  }
+
+  it('links and images keep working under the URL policy; numbered references render safely too', () => {
+    const page = `<html><body><main><article>${FILLER}<p><a href="/docs" onclick="x()">docs</a>, <a href="javascript:alert(1)">bad</a>, <img src="/a.png" alt="chart" onerror="x()">, <a href="/docs">again</a>.</p>${FILLER}</article></main></body></html>`;
+    const { html = '' } = htmlToMarkdown(page, BASE, { format: 'html' });
+    expect(html).toContain('<a href="https://safe.example/docs">docs</a>');
+    expect(html).toContain('<img src="https://safe.example/a.png" alt="chart">');
+    expect(html).toContain(', bad,');
+    const { markdown } = htmlToMarkdown(page, BASE, { linkMode: 'references' });
+    expect(dangers(marked.parse(markdown, { mangle: false, headerIds: false }))).toEqual([]);
+    expect(markdown).toContain('[docs][1]');
+    expect(markdown).toContain('[again][1]');
   });
 });
