@@ -33,15 +33,28 @@ export class SelectorBudgetExceeded extends Error {
 type Query = (el: Element) => boolean;
 type Adapter = NonNullable<Options<AnyNode, Element>['adapter']>;
 
-/** The deadline shared by every selector of one read. */
+/** The matching time shared by every selector of one read: only time spent matching counts. */
 export class SelectorBudget {
   private ticks = 0;
-  private readonly deadline: number;
+  private remaining: number;
+  private deadline = Number.POSITIVE_INFINITY;
   readonly adapter: Adapter;
 
   constructor(ms: number = SELECTOR_BUDGET_MS) {
-    this.deadline = performance.now() + ms;
+    this.remaining = ms;
     this.adapter = countingAdapter(() => this.tick());
+  }
+
+  /** Runs one matching phase on what is left of the budget. */
+  spend<T>(match: () => T): T {
+    const started = performance.now();
+    this.deadline = started + this.remaining;
+    try {
+      return match();
+    } finally {
+      this.remaining = Math.max(0, this.remaining - (performance.now() - started));
+      this.deadline = Number.POSITIVE_INFINITY;
+    }
   }
 
   tick(): void {
@@ -79,6 +92,10 @@ function compileOne(selector: string, field: string, adapter?: Adapter): Query {
  * match inside a match is already part of it). Throws SelectorBudgetExceeded.
  */
 export function matchOutermost(root: ParentNode, queries: readonly Query[], budget: SelectorBudget): Element[] {
+  return budget.spend(() => outermost(root, queries, budget));
+}
+
+function outermost(root: ParentNode, queries: readonly Query[], budget: SelectorBudget): Element[] {
   const out: Element[] = [];
   const stack: AnyNode[] = [...root.children].reverse();
   while (stack.length > 0) {
