@@ -8,6 +8,7 @@ import { readResponseBody } from '../http/routes/read.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import { fetchAndConvert } from '../ops/read.js';
+import { readOptionsOf } from '../ops/read-options.js';
 import { routeFragment } from '../ops/rendering.js';
 import { createRenderer } from '../render/renderer.js';
 import type { Renderer, RenderMode } from '../render/types.js';
@@ -18,6 +19,7 @@ import { MAP_LIMITS, mapSite } from '../ops/map.js';
 import { scoreUrl } from '../ops/score.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
+import { READ_BOOLEAN_FLAGS, readOptionsBodyOf, readOutputText } from './read-flags.js';
 import { createMemoryCache } from './memory-cache.js';
 
 /**
@@ -38,7 +40,7 @@ export interface CliIo {
 }
 
 /** Flags that take no value: `pith read --json <url>` must not read the URL as the flag's value. */
-const BOOLEAN_FLAGS = ['json', 'quiet', 'fresh'];
+const BOOLEAN_FLAGS = ['json', 'quiet', 'fresh', ...READ_BOOLEAN_FLAGS];
 
 export async function runClientCommand(command: string, parsed: ParsedArgs, io: CliIo): Promise<number> {
   const args: ParsedArgs = { positionals: [...parsed.positionals], options: new Map(parsed.options) };
@@ -161,15 +163,16 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
       return EXIT.OK;
     }
     progress(`reading ${url} (local engine)`);
-    const { result } = await fetchAndConvert({ fetcher, render: renderDeps }, url, { render, ...(fragment ? { fragment } : {}) });
+    const options = readOptionsOf(readOptionsBodyOf(args));
+    const { result } = await fetchAndConvert({ fetcher, render: renderDeps }, url, { render, options, ...(fragment ? { fragment } : {}) });
     progress(
-      `${result.stats.raw_html_size_kb} KB → ${result.stats.markdown_size_kb} KB (${result.stats.reduction_percent}% smaller) in ${result.stats.extraction_time_ms} ms${result.stats.rendered ? ' (rendered)' : ''}`,
+      `${result.stats.raw_html_size_kb} KB → ${result.stats.markdown_size_kb} KB (${result.stats.reduction_percent}% smaller, ${result.stats.tokens ?? 0} tokens) in ${result.stats.extraction_time_ms} ms${result.stats.rendered ? ' (rendered)' : ''}`,
     );
     for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
     if (args.options.has('json')) {
       io.stdout.write(`${JSON.stringify(readResponseBody(result, false), null, 2)}\n`);
     } else {
-      io.stdout.write(result.content.endsWith('\n') ? result.content : `${result.content}\n`);
+      io.stdout.write(readOutputText(result.content, result.links));
     }
     return EXIT.OK;
   } finally {
@@ -192,16 +195,13 @@ async function runRemote(
   const out = (value: unknown): void => void io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
   switch (command) {
     case 'read': {
-      const result = await client.read({ url, ...(fresh ? { fresh } : {}), ...render });
+      const result = await client.read({ url, ...(fresh ? { fresh } : {}), ...render, ...readOptionsBodyOf(args) });
       progress(
         `cache ${result.billing.cache ?? '?'}, billed to ${result.billing.billed ?? '?'}, plan credits left ${result.billing.planRemaining ?? 'unlimited'}`,
       );
       for (const w of result.warnings ?? []) progress(`warning ${w.code}: ${w.message}`);
       if (json) out(result);
-      else {
-        const content = result.markdown ?? result.html ?? result.text ?? '';
-        io.stdout.write(content.endsWith('\n') ? content : `${content}\n`);
-      }
+      else io.stdout.write(readOutputText(result.markdown ?? result.html ?? result.text ?? '', result.links));
       return EXIT.OK;
     }
     case 'score': {

@@ -33,8 +33,11 @@ Usage:
   pith ledger verify                            recompute every counter from the ledger; list
                                                 differences and open charges (exit 1 on a difference)
 
-  pith read <url> [--render[=auto|false]] [--json] [--quiet]   read a page here (no server, no account): Markdown to stdout
-  pith read <url> --remote <base_url> --key K [--fresh] [--render[=auto|false]] [--json]   read through a pith server
+  pith read <url> [--render[=auto|false]] [--json] [--quiet] [read options]   read a page here (no server, no account): Markdown to stdout
+  pith read <url> --remote <base_url> --key K [--fresh] [--render[=auto|false]] [--json] [read options]   read through a pith server
+    read options: --target <css> (only that part) --remove <css> (cut parts first) --whole-page (no main-content detection)
+                  --format markdown|html|text  --links --images (list them)  --link-mode inline|references|text
+                  --image-mode keep|alt|drop
   pith score <url> [--remote <base_url> --key K] [--json]         agent-readiness score (here, or through a server)
   pith map <url> [--remote <base_url> --key K] [--limit N] [--search Q] [--include G,…] [--exclude G,…] [--json]   the site's URLs
   pith extract <url> [--remote <base_url> --key K] [--fresh] [--render[=auto|false]] [--json]   structured data as JSON

@@ -38,8 +38,8 @@ export const DEFAULT_READ_OPTIONS: ReadOptions = {
 /** The read options of a request body, snake_case on the wire (the schema checked their types). */
 export interface ReadOptionsBody {
   keep_hidden?: boolean;
-  target_selector?: string | readonly string[];
-  remove_selector?: string | readonly string[];
+  target_selector?: string | string[];
+  remove_selector?: string | string[];
   main_content?: boolean;
   format?: OutputFormat;
   links?: boolean;

@@ -41,6 +41,35 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
     expect(body.markdown).toContain('## Why Markdown');
   });
 
+  it('read options: --target, --format, --links locally; --whole-page, --remove, --format html through a server', async () => {
+    const local = await pith(['read', `${site.origin}/article.html`, '--target', 'table, ul', '--format', 'text', '--links'], LOOPBACK);
+    expect(local.code).toBe(0);
+    expect(local.stdout).toContain('- It is compact.');
+    expect(local.stdout).toContain('free\t1000');
+    expect(local.stdout).not.toContain('Pith turns');
+    expect(local.stderr).toMatch(/\d+ tokens\)/);
+    const linked = await pith(['read', '--links', `${site.origin}/article.html`], LOOPBACK);
+    expect(linked.stdout).toContain(`- ${site.origin}/docs/two.html  the second page`);
+    const remote = await pith([
+      'read',
+      `${site.origin}/article.html`,
+      '--whole-page',
+      '--remove',
+      'table',
+      '--format',
+      'html',
+      '--remote',
+      svc.baseUrl,
+      '--key',
+      apiKey,
+    ]);
+    expect(remote.code).toBe(0);
+    expect(remote.stdout).toContain(`<a href="${site.origin}/docs/one.html">One</a>`);
+    expect(remote.stdout).not.toContain('<table>');
+    const bad = await pith(['read', `${site.origin}/article.html`, '--format', 'pdf'], LOOPBACK);
+    expect(bad.code).toBe(2);
+  });
+
   it('keeps the SSRF guard locally: a loopback target is refused without the test escape hatch', async () => {
     const run = await pith(['read', `${site.origin}/article.html`]);
     expect(run.code).toBe(1);
