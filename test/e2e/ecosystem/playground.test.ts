@@ -128,6 +128,27 @@ describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in C
     expect(pageErrors).toEqual([]);
   });
 
+  it('the options row steers the read: only a part, as text, with its links; tokens in the stats', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const page = await context.newPage();
+    await page.goto(`${svc.baseUrl}/`);
+    await page.fill('#url', `${site.origin}/article.html`);
+    await page.fill('#key', apiKey);
+    await page.fill('#target', 'table, p');
+    await page.selectOption('#format', 'text');
+    await page.check('#links');
+    await page.click('#read');
+    await page.waitForSelector('#result:not([hidden])');
+    const raw = await page.textContent('#raw');
+    expect(raw).toContain('free\t1000');
+    expect(raw).not.toContain('It is compact');
+    expect(await page.textContent('#raw-title')).toBe('Text');
+    expect(await page.textContent('#metadata')).toContain('1 in the content');
+    expect(await page.textContent('#stats')).toMatch(/tokens\d+ \(o200k\)/);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows the warnings of a JavaScript shell page', async () => {
     const { apiKey } = await svc.newAccount('starter');
     const page = await context.newPage();

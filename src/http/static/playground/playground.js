@@ -68,24 +68,53 @@
     return $('images').checked ? clean : withoutRemoteLoads(clean);
   }
 
-  function showResult(json, response) {
+  /** The content of the answer in its format, and how to show it rendered. */
+  function contentOf(json) {
+    if (typeof json.html === 'string') {
+      const clean = window.DOMPurify.sanitize(json.html, { USE_PROFILES: { html: true } });
+      return { title: 'HTML', raw: json.html, html: $('images').checked ? clean : withoutRemoteLoads(clean) };
+    }
+    if (typeof json.text === 'string') {
+      const pre = document.createElement('pre');
+      pre.textContent = json.text;
+      return { title: 'Text', raw: json.text, html: pre.outerHTML };
+    }
     const markdown = json.markdown || '';
-    const html = renderMarkdown(markdown);
+    return { title: 'Markdown', raw: markdown, html: renderMarkdown(markdown) };
+  }
+
+  function showResult(json, response) {
+    const content = contentOf(json);
+    const markdown = content.raw;
+    const html = content.html;
     last = { json, markdown, html };
     $('rendered').innerHTML = html;
     $('raw').textContent = markdown;
+    $('raw-title').textContent = content.title;
+    if (Array.isArray(json.links)) {
+      const list = document.createElement('ol');
+      list.className = 'links';
+      for (const link of json.links) {
+        const li = document.createElement('li');
+        li.textContent = `${link.text || '(no text)'} — ${link.url}`;
+        list.append(li);
+      }
+      $('rendered').append(list);
+    }
     const meta = json.metadata || {};
     fillList($('metadata'), [
       ['url', json.url],
       ['title', meta.title],
       ['description', meta.description],
       ['language', meta.language],
+      ['links', Array.isArray(json.links) ? `${json.links.length} in the content, ${json.links_elsewhere} elsewhere` : null],
     ]);
     const stats = json.stats || {};
     fillList($('stats'), [
       ['source', `${stats.raw_html_size_kb} KB`],
       ['markdown', `${stats.markdown_size_kb} KB`],
       ['reduction', `${stats.reduction_percent} %`],
+      ['tokens', stats.tokens === undefined ? null : `${stats.tokens} (o200k)`],
       ['extraction', `${stats.extraction_time_ms} ms`],
       ['rendered', stats.rendered === undefined ? null : stats.rendered ? 'yes (headless browser)' : 'no'],
       ['cache hit', json.cache ? String(json.cache.hit) : null],
@@ -106,12 +135,20 @@
     $('result').hidden = false;
   }
 
-  /** The request body: `render` as chosen (auto is the server's default, so it is not sent). */
+  /** The request body: `render` as chosen (auto is the server's default, so it is not sent), and the read options. */
   function readBody(url) {
     const body = { url };
     if ($('fresh').checked) body.fresh = true;
     const render = $('render').value;
     if (render !== 'auto') body.render = render === 'true';
+    // read options: only what differs from the defaults is sent
+    const target = $('target').value.trim();
+    const remove = $('remove').value.trim();
+    if (target) body.target_selector = target;
+    if (remove) body.remove_selector = remove;
+    if ($('format').value !== 'markdown') body.format = $('format').value;
+    if ($('whole').checked) body.main_content = false;
+    if ($('links').checked) body.links = true;
     return body;
   }
 
@@ -177,7 +214,7 @@
   $('read-form').addEventListener('submit', read);
   $('images').addEventListener('change', () => {
     if (!last) return;
-    last.html = renderMarkdown(last.markdown);
+    last.html = contentOf(last.json).html;
     $('rendered').innerHTML = last.html;
   });
   $('copy-md').addEventListener('click', (e) => last && copy(last.markdown, e.currentTarget));
