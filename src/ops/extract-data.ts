@@ -1,7 +1,7 @@
 import { compile } from 'css-select';
 import type { Element } from 'domhandler';
 import { collapseWhitespace, textOf } from '../convert/html/dom.js';
-import { imageSource } from '../convert/html/urls.js';
+import { imageSource, resolveUrl, splitSrcset } from '../convert/html/urls.js';
 import { ServiceError } from '../errors.js';
 import type { HtmlPage } from './html-page.js';
 import { absoluteHttpUrl, elements } from './html-page.js';
@@ -228,6 +228,20 @@ function fieldValueOf(el: Element, attr: string | undefined, base: string): stri
   const name = attr.toLowerCase();
   const raw = el.attribs[name];
   if (raw === undefined) return null;
-  if (URL_ATTRS.has(name) && name !== 'srcset') return absoluteHttpUrl(raw, base) ?? raw.trim();
+  if (name === 'srcset') return srcsetValue(raw, base);
+  // The one URL policy (docs/safety.md): http(s) absolute without fragment, mailto: and tel:
+  // as they are; any other scheme (javascript:, data:, …) is no value at all.
+  if (URL_ATTRS.has(name)) return absoluteHttpUrl(raw, base) ?? resolveUrl(raw.trim(), base);
   return raw.trim();
+}
+
+/** A srcset with every candidate's URL made absolute http(s); refused candidates left out. */
+function srcsetValue(raw: string, base: string): string | null {
+  const candidates: string[] = [];
+  for (const part of splitSrcset(raw)) {
+    const [url, ...descriptor] = part.trim().split(/\s+/);
+    const absolute = url ? absoluteHttpUrl(url, base) : null;
+    if (absolute) candidates.push([absolute, ...descriptor].join(' '));
+  }
+  return candidates.length > 0 ? candidates.join(', ') : null;
 }

@@ -63,7 +63,7 @@ export function bestSrcsetCandidate(srcset: string): string | null {
 }
 
 /** Commas separate candidates, but URLs may contain commas too (e.g. CDN resize params). */
-function splitSrcset(srcset: string): string[] {
+export function splitSrcset(srcset: string): string[] {
   // As `srcset.split(/,\s+|,(?=\S+\s+\d)/)`, scanning each run of non-space characters
   // once: that regex's lookahead ran from every comma to the end of its run.
   const parts: string[] = [];

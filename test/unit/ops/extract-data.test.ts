@@ -38,6 +38,22 @@ describe('extractData', () => {
     });
   });
 
+  it('fields: URL attributes follow the one URL policy (script schemes give no value, mailto and tel stay)', () => {
+    const html =
+      '<a href="javascript:alert(1)">a</a><a href="java&#x09;script:alert(2)">b</a><a href=" livescript:x">c</a>' +
+      '<a href="mailto:team@site.example">d</a><a href="tel:+15550100">e</a><a href="/ok#frag">f</a>' +
+      '<img srcset="javascript:alert(3) 1x, /small.jpg 480w, livescript:y 2x">' +
+      '<img srcset="vbscript:x 1x">';
+    const out = run(html, {
+      links: { selector: 'a', attr: 'href', all: true },
+      srcsets: { selector: 'img', attr: 'srcset', all: true },
+    }).fields;
+    expect(out).toEqual({
+      links: ['mailto:team@site.example', 'tel:+15550100', 'https://site.example/ok'],
+      srcsets: ['https://site.example/small.jpg 480w'],
+    });
+  });
+
   it('compileFields refuses a bad selector with BAD_REQUEST naming the field', () => {
     expect(() => compileFields({ good: { selector: 'a' }, bad: { selector: 'a[' } })).toThrow(ServiceError);
     try {
