@@ -14,6 +14,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
+import { HTML_OUTPUT_ELEMENTS } from '../src/convert/html/html-output.js';
 import { htmlToMarkdown } from '../src/convert/html/index.js';
 import { countTokens } from '../src/convert/tokens.js';
 
@@ -78,64 +79,8 @@ async function htmlCost(): Promise<void> {
   const page = bigPage();
   let sanitize: Sanitize | null = null;
   if (process.env.SANITIZE_HTML) sanitize = ((await import(process.env.SANITIZE_HTML)) as { default: Sanitize }).default;
-  const ALLOWED = [
-    'p',
-    'h1',
-    'h2',
-    'h3',
-    'h4',
-    'h5',
-    'h6',
-    'ul',
-    'ol',
-    'li',
-    'dl',
-    'dt',
-    'dd',
-    'blockquote',
-    'pre',
-    'code',
-    'hr',
-    'br',
-    'table',
-    'caption',
-    'thead',
-    'tbody',
-    'tfoot',
-    'tr',
-    'th',
-    'td',
-    'figure',
-    'figcaption',
-    'details',
-    'summary',
-    'div',
-    'section',
-    'article',
-    'main',
-    'a',
-    'img',
-    'em',
-    'strong',
-    'b',
-    'i',
-    'u',
-    's',
-    'del',
-    'ins',
-    'mark',
-    'small',
-    'sub',
-    'sup',
-    'abbr',
-    'cite',
-    'q',
-    'kbd',
-    'samp',
-    'var',
-    'time',
-    'span',
-  ]; // prettier-ignore
+  // the same element allow-list as our writer, so both routes keep the same markup
+  const ALLOWED = [...HTML_OUTPUT_ELEMENTS];
   const markdownOnly: number[] = [];
   const withHtml: number[] = [];
   const library: number[] = [];
