@@ -22,7 +22,7 @@ const pages = loadDataset({ dataDir: DATA }).filter((p) => p.type);
 const confusion = new Map(TYPES.map((t) => [t, new Map(COLUMNS.map((c) => [c, 0]))]));
 let correct = 0;
 for (const page of pages) {
-  const predicted = htmlToMarkdown(page.html, page.url || 'http://localhost/').metadata.page_type ?? 'other';
+  const predicted = htmlToMarkdown(page.html, page.url || 'http://localhost/').metadata.pageType ?? 'other';
   const row = confusion.get(page.type);
   if (!row) continue;
   row.set(predicted, (row.get(predicted) ?? 0) + 1);

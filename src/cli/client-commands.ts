@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
 import { OPERATIONS } from '../http/operations.js';
 import { extractResponseBody } from '../http/routes/extract.js';
-import { readResponseBody } from '../http/routes/read.js';
+import { readResponseBody } from '../http/wire/read.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import { fetchAndConvert } from '../ops/read.js';

@@ -61,7 +61,7 @@ export async function convertTextDocument(doc: TextDocument): Promise<ConvertRes
   }
 }
 
-/** Fills what every format shares (content_type, description, a title from the file name). */
+/** Fills what every format shares (contentType, description, a title from the file name). */
 export function completeResult(
   result: ConvertResult,
   choice: FormatChoice,
@@ -73,7 +73,7 @@ export function completeResult(
     language: result.metadata.language ?? contentLanguage(input.headers),
     title: result.metadata.title ?? (choice.format === 'html' ? null : fileNameFromUrl(input.url)),
     description: result.metadata.description ?? firstParagraph(result.markdown),
-    content_type: result.metadata.content_type ?? choice.mediaType,
+    contentType: result.metadata.contentType ?? choice.mediaType,
   };
   return { ...result, metadata, warnings: [...warnings, ...result.warnings] };
 }
@@ -116,12 +116,12 @@ async function convertText(input: TextInput, format: Exclude<Format, 'pdf'>, war
     case 'xml': {
       if (rootName(parseXml(text.slice(0, 64 * 1024)).doc) === 'html') {
         const result = await htmlToMarkdown(text, input.url, { contentLanguage: language, ...input.options });
-        return { ...result, metadata: { ...result.metadata, content_type: 'application/xhtml+xml' } };
+        return { ...result, metadata: { ...result.metadata, contentType: 'application/xhtml+xml' } };
       }
       const xml = xmlToMarkdown(text);
       return {
         markdown: xml.markdown,
-        metadata: { title: xml.title, description: xml.description, language: xml.language ?? language, content_type: xml.mediaType },
+        metadata: { title: xml.title, description: xml.description, language: xml.language ?? language, contentType: xml.mediaType },
         warnings: xml.warnings,
       };
     }

@@ -168,9 +168,9 @@ function pdfMetadata(raw: RawPdf, firstHeading: string | null): DocumentMetadata
     description: pick(raw.info.Subject, raw.xmp['dc:description']),
     language: pick(raw.info.Language, raw.xmp['dc:language']),
     author: pick(raw.info.Author, raw.xmp['dc:creator']),
-    published_at: pdfDate(raw.info.CreationDate) ?? pick(raw.xmp['xmp:createdate']),
-    content_type: 'application/pdf',
-    page_count: raw.numPages,
+    publishedAt: pdfDate(raw.info.CreationDate) ?? pick(raw.xmp['xmp:createdate']),
+    contentType: 'application/pdf',
+    pageCount: raw.numPages,
   };
 }
 

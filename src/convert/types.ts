@@ -6,18 +6,21 @@ export interface Warning {
   message: string;
 }
 
-/** Metadata of a converted document. title/description/language are always present (null when unknown). */
+/**
+ * Metadata of a converted document. title/description/language are always present (null when
+ * unknown). A domain object: the wire names its fields in http/wire/read.ts.
+ */
 export interface DocumentMetadata {
   title: string | null;
   description: string | null;
   language: string | null;
-  site_name?: string | null;
+  siteName?: string | null;
   author?: string | null;
-  published_at?: string | null;
-  content_type?: string | null;
-  page_count?: number | null;
+  publishedAt?: string | null;
+  contentType?: string | null;
+  pageCount?: number | null;
   /** HTML pages: what kind of page it is (html/page-type.ts). */
-  page_type?: PageType;
+  pageType?: PageType;
 }
 
 /** `format` of a read: what the answer's content is. */

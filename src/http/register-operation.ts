@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { WireOf } from './wire.js';
+import type { WireOf } from './wire/check.js';
 import type { ChargeHandle } from '../billing/billed-call.js';
 import { errorEnvelopeSchema } from './schemas.js';
 import type { OperationSpec } from './operation-spec.js';

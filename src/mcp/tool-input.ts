@@ -1,6 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import { z } from 'zod';
-import type { Wire } from '../http/wire.js';
+import type { Wire } from '../http/wire/check.js';
 
 /**
  * MCP tool arguments from the REST body schemas of the operation registry, with the same

@@ -4,9 +4,18 @@ import type { CacheStore } from '../store/types.js';
 /** Cache lifetime of every cached operation (spec: one hour). */
 export const CACHE_TTL_SECONDS = 3600;
 
-/** Cache key: (operation, engine version, canonical request URL). */
+/**
+ * Version of what a cache entry holds: the operation's domain result (camelCase, as ops
+ * returns it; http/wire/ shapes it for the answer). Bump it whenever that shape changes, so
+ * an entry written in an old shape is never read as the new one, even where ENGINE_VERSION
+ * is pinned and stays the same across a deploy. 1 (unnamed in keys): the wire shape, before
+ * issue 15.
+ */
+export const CACHE_FORMAT = 'd2';
+
+/** Cache key: (operation, entry format, engine version, canonical request URL). */
 export function cacheKey(operation: string, engineVersion: string, url: string): string {
-  return `op:${operation}:${engineVersion}:${url}`;
+  return `op:${operation}:${CACHE_FORMAT}:${engineVersion}:${url}`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertDocument } from '../../src/convert/index.js';
 import type { ConvertResult } from '../../src/convert/types.js';
+import { metadataOnWire } from '../../src/http/wire/read.js';
 
 export const GOLDEN_DIR = import.meta.dirname;
 
@@ -37,9 +38,9 @@ export async function runCase(c: GoldenCase): Promise<ConvertResult> {
   return convertDocument({ body: readFileSync(c.input), contentType: c.content_type, headers, url: c.url });
 }
 
-/** The JSON side file: metadata and warnings, stable key order, LF, one trailing newline. */
+/** The JSON side file: metadata as the wire names it, and warnings; stable key order, LF, one trailing newline. */
 export function expectedJson(result: ConvertResult): string {
-  return `${JSON.stringify({ metadata: result.metadata, warnings: result.warnings }, null, 2)}\n`;
+  return `${JSON.stringify({ metadata: metadataOnWire(result.metadata), warnings: result.warnings }, null, 2)}\n`;
 }
 
 /** A short unified-style diff around the first differing line. */

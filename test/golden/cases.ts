@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { htmlToMarkdown } from '../../src/convert/html/index.js';
 import { contentOf } from '../../src/convert/output.js';
 import type { ConvertResult, DocumentOptions } from '../../src/convert/types.js';
+import { metadataOnWire } from '../../src/http/wire/read.js';
 
 /**
  * Golden cases: one folder per case under test/golden/<slug>/ with input.html,
@@ -63,9 +64,9 @@ export function outputOf(c: GoldenCase, r: ConvertResult): string {
   return contentOf(r, c.meta.options?.format ?? 'markdown');
 }
 
-/** What expected-meta.json holds: metadata and warnings, stable key order, LF, final newline. */
+/** What expected-meta.json holds: metadata as the wire names it, and warnings; stable key order, LF, final newline. */
 export function metaSnapshot(r: ConvertResult): string {
-  return `${JSON.stringify({ metadata: r.metadata, warnings: r.warnings }, null, 2)}\n`;
+  return `${JSON.stringify({ metadata: metadataOnWire(r.metadata), warnings: r.warnings }, null, 2)}\n`;
 }
 
 /** A short unified diff around the first differing line. */

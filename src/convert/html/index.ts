@@ -77,11 +77,11 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
     title: sanitizeOrNull(meta.title),
     description: sanitizeOrNull(meta.description ?? firstParagraph(markdown)),
     language: pageLanguage(meta.htmlLang, options.contentLanguage, plain),
-    page_type: pageType,
+    pageType,
   };
-  if (meta.siteName) metadata.site_name = sanitize(meta.siteName);
+  if (meta.siteName) metadata.siteName = sanitize(meta.siteName);
   if (meta.author) metadata.author = sanitize(meta.author);
-  if (meta.publishedAt) metadata.published_at = sanitize(meta.publishedAt);
+  if (meta.publishedAt) metadata.publishedAt = sanitize(meta.publishedAt);
   const warnings = [...steer.warnings, ...pageWarnings(signals, content.stats.get(body)?.textLen ?? 0, steer.lowContentLength(content))];
   const hidden = hiddenTextWarning(prepared.hidden, options.keepHidden === true);
   if (hidden) warnings.push(hidden);

@@ -5,7 +5,7 @@ import { OPERATIONS } from '../operations.js';
 import { requireBearerSecret } from '../plugins/auth.js';
 import { operationRoute } from '../register-operation.js';
 import type { ReplyOf } from '../register-operation.js';
-import { onWire } from '../wire.js';
+import { onWire } from '../wire/check.js';
 
 /** Operator API under /admin/v1, guarded by ADMIN_TOKEN. Registered only when the token is set. */
 export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adminToken: string): void {

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.js';
 import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import { readResponseBody } from './read.js';
+import { readResultOnWire } from '../wire/read.js';
 
 /**
  * POST /v1/batch: one slot, N credits checked all-or-nothing up front, every `ok: false`
@@ -41,8 +41,7 @@ export function registerBatchRoute(scope: FastifyInstance, ctx: AppContext): voi
         status: 'success',
         results: items.map((item) => {
           if (!item.ok) return { url: item.url, ok: false, error: item.error };
-          const { status: _status, ...fields } = readResponseBody(item.result, item.cacheHit);
-          return { ok: true, ...fields };
+          return { ok: true, ...readResultOnWire(item.result, item.cacheHit) };
         }),
       };
     });

@@ -8,9 +8,9 @@ import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
 import type { extractResponseSchema } from '../schemas.js';
-import type { WireOf } from '../wire.js';
+import type { WireOf } from '../wire/check.js';
 import { renderInput } from './read.js';
-import { onWire } from '../wire.js';
+import { onWire } from '../wire/check.js';
 
 /** POST /v1/extract: cached 1 h (per URL and field specs), `fresh` honoured. */
 export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): void {

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import { onWire } from '../wire.js';
+import { onWire } from '../wire/check.js';
 import type { ReplyOf } from '../register-operation.js';
 
 /** POST /v1/map: cached 1 h per URL and options, no `fresh`. */

@@ -6,8 +6,9 @@ import type { AppContext } from '../context.js';
 import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import { readResponseBody, renderInput, tokensHeader } from './read.js';
-import { onWire } from '../wire.js';
+import { renderInput, tokensHeader } from './read.js';
+import { readResponseBody } from '../wire/read.js';
+import { onWire } from '../wire/check.js';
 import type { ReplyOf } from '../register-operation.js';
 
 /** POST /v1/read-and-score: read's JSON plus `score`; cached 1 h apart from read, `fresh` honoured. */

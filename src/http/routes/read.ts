@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
-import { CACHE_TTL_SECONDS } from '../../ops/cache.js';
 import type { ReadResult } from '../../ops/read.js';
 import { readPage } from '../../ops/read.js';
 import { readOptionsOf } from '../../ops/read-options.js';
@@ -9,38 +8,11 @@ import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
 import { lazyRequestSignal, rawFormat, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
-import type { ReplyOf } from '../register-operation.js';
 import { billedOperation } from '../register-operation.js';
-import { onWire } from '../wire.js';
+import { readResponseBody } from '../wire/read.js';
 
 /** Media type of each raw answer (`Accept: text/markdown`, `text/html`, `text/plain`). */
 const RAW_MEDIA_TYPE = { markdown: 'text/markdown', html: 'text/html', text: 'text/plain' } as const;
-
-/**
- * The JSON body of a read: the spec's field table, the content under its format's name
- * (`markdown`, `html` or `text`), the lists only when asked for, `warnings` only when
- * there are some.
- */
-export function readResponseBody(result: ReadResult, cacheHit: boolean): ReplyOf<typeof OPERATIONS.read> {
-  return onWire<ReplyOf<typeof OPERATIONS.read>>()({
-    status: 'success',
-    url: result.url,
-    ...contentField(result),
-    ...(result.links ? { links: result.links, links_elsewhere: result.linksElsewhere ?? 0 } : {}),
-    ...(result.images ? { images: result.images } : {}),
-    metadata: result.metadata,
-    // entries cached before `rendered` and `tokens` existed
-    stats: { ...result.stats, rendered: result.stats.rendered === true, tokens: result.stats.tokens ?? 0 },
-    cache: { hit: cacheHit, ttl_seconds: CACHE_TTL_SECONDS },
-    ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
-  });
-}
-
-function contentField(result: ReadResult): { markdown: string } | { html: string } | { text: string } {
-  if (result.format === 'html') return { html: result.content };
-  if (result.format === 'text') return { text: result.content };
-  return { markdown: result.content };
-}
 
 /** `X-Markdown-Tokens` (Cloudflare's name): stats.tokens of the answer, whatever its format. */
 export function tokensHeader(reply: FastifyReply, result: ReadResult): void {

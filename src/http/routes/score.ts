@@ -5,7 +5,7 @@ import type { AppContext } from '../context.js';
 import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import { onWire } from '../wire.js';
+import { onWire } from '../wire/check.js';
 import type { ReplyOf } from '../register-operation.js';
 
 /** POST /v1/score: never cached (no X-Service-Cache), but holds a concurrency slot. */

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { requireAccount } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { operationRoute } from '../register-operation.js';
-import { onWire } from '../wire.js';
+import { onWire } from '../wire/check.js';
 import type { ReplyOf } from '../register-operation.js';
 
 /** GET /v1/usage: 0 credits, no concurrency slot. */

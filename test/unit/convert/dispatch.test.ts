@@ -24,9 +24,9 @@ describe('convertDocument dispatch', () => {
     expect((await convert('café', 'text/plain')).warnings).toEqual([]);
   });
 
-  it('fills content_type, a title from the file name and a description from the first paragraph', async () => {
+  it('fills contentType, a title from the file name and a description from the first paragraph', async () => {
     const result = await convert('Notes\n\nThe first real paragraph.\n', 'text/plain', 'https://e.test/docs/notes.txt');
-    expect(result.metadata).toEqual({ title: 'notes.txt', description: 'Notes', language: null, content_type: 'text/plain' });
+    expect(result.metadata).toEqual({ title: 'notes.txt', description: 'Notes', language: null, contentType: 'text/plain' });
   });
 
   it('takes language from Content-Language when the format has none', async () => {
@@ -36,7 +36,7 @@ describe('convertDocument dispatch', () => {
 
   it('adds CONTENT_TYPE_MISMATCH when the body overrules a specific type', async () => {
     const result = await convert('{"a":1}', 'text/html');
-    expect(result.metadata.content_type).toBe('application/json');
+    expect(result.metadata.contentType).toBe('application/json');
     expect(result.warnings).toEqual([{ code: 'CONTENT_TYPE_MISMATCH', message: 'served as text/html but the body is application/json' }]);
   });
 
@@ -45,7 +45,7 @@ describe('convertDocument dispatch', () => {
       '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><head><title>X</title></head><body><p>Hello xhtml</p></body></html>',
       'application/xml',
     );
-    expect(result.metadata.content_type).toBe('application/xhtml+xml');
+    expect(result.metadata.contentType).toBe('application/xhtml+xml');
     expect(result.markdown).toContain('Hello xhtml');
   });
 

@@ -53,14 +53,14 @@ describe('pdfToMarkdown on generated fixtures', () => {
       title: 'Sparse Attention for Long Documents',
       author: 'A. Researcher; B. Scientist',
       language: 'en-GB',
-      page_count: 2,
-      content_type: 'application/pdf',
+      pageCount: 2,
+      contentType: 'application/pdf',
     });
   });
 
   it('reads a 50-page report: heading levels, bullets, no running headers or page numbers', async () => {
     const { markdown, metadata } = await pdfToMarkdown(fixture('report-50.pdf'));
-    expect(metadata.page_count).toBe(50);
+    expect(metadata.pageCount).toBe(50);
     expect(markdown.match(/^# Chapter \d+:/gm)).toHaveLength(10);
     expect(markdown.match(/^## Section \d+\.\d /gm)).toHaveLength(100);
     expect(markdown.match(/^- /gm)).toHaveLength(150);
@@ -121,7 +121,7 @@ describe('pdfToMarkdown on generated fixtures', () => {
 
   it('cuts at maxPages with TRUNCATED', async () => {
     const result = await pdfToMarkdown(fixture('report-50.pdf'), { maxPages: 2 });
-    expect(result.metadata.page_count).toBe(50);
+    expect(result.metadata.pageCount).toBe(50);
     expect(result.warnings).toEqual([{ code: 'TRUNCATED', message: 'PDF cut at 2 of 50 pages' }]);
     expect(result.markdown.match(/^<!-- page \d+ -->$/gm)).toEqual(['<!-- page 2 -->']);
   });
@@ -153,14 +153,14 @@ describe('pdfToMarkdown on generated fixtures', () => {
     expect((await pdfToMarkdown(pdf)).markdown).toBe('Body text stays.\n');
   });
 
-  it('goes through convertDocument with metadata.content_type and page_count', async () => {
+  it('goes through convertDocument with metadata.contentType and pageCount', async () => {
     const result = await convertDocument({
       body: fixture('two-column.pdf'),
       contentType: 'application/pdf',
       headers: {},
       url: 'https://e.test/p.pdf',
     });
-    expect(result.metadata).toMatchObject({ content_type: 'application/pdf', page_count: 2, description: 'A two-column test paper' });
+    expect(result.metadata).toMatchObject({ contentType: 'application/pdf', pageCount: 2, description: 'A two-column test paper' });
   });
 });
 
@@ -196,7 +196,7 @@ describe('pdfToMarkdown with a PdfWorkerPool', () => {
       expect(err.message).toContain('50 ms budget');
       const queued = pdfToMarkdown(fixture('two-column.pdf'), { pool });
       pool.give(held);
-      expect((await queued).metadata.page_count).toBe(2);
+      expect((await queued).metadata.pageCount).toBe(2);
     } finally {
       await pool.close();
     }
@@ -208,7 +208,7 @@ describe('pdfToMarkdown with a PdfWorkerPool', () => {
       const results = await Promise.all(
         ['two-column.pdf', 'report-50.pdf', 'encrypted-owner-only.pdf'].map((f) => pdfToMarkdown(fixture(f), { pool })),
       );
-      expect(results.map((r) => r.metadata.page_count)).toEqual([2, 50, 1]);
+      expect(results.map((r) => r.metadata.pageCount)).toEqual([2, 50, 1]);
     } finally {
       await pool.close();
     }
@@ -255,7 +255,7 @@ describe('PDF metadata from XMP and the catalog', () => {
       author: 'Marie Curie',
       description: 'Un resume',
       language: 'fr-CA',
-      page_count: 1,
+      pageCount: 1,
     });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OPERATIONS } from '../../../src/http/operations.js';
 import type { ReplyOf } from '../../../src/http/register-operation.js';
-import { onWire } from '../../../src/http/wire.js';
+import { onWire } from '../../../src/http/wire/check.js';
 
 type ReadAnswer = ReplyOf<typeof OPERATIONS.read>;
 const readAnswer = onWire<ReadAnswer>();

@@ -33,7 +33,7 @@ describe('metadata', () => {
     const ld =
       '{"@context":"https://schema.org","@graph":[{"@type":"NewsArticle","headline":"H","author":[{"name":"A. One"},{"name":"B. Two"}],"datePublished":"2026-01-02T03:04:05Z","publisher":{"name":"Pub"}}]}';
     const r = htmlToMarkdown(`<html><head><script type="application/ld+json">${ld}</script></head>${BODY}</html>`, 'https://x.test/');
-    expect(r.metadata).toMatchObject({ title: 'H', author: 'A. One, B. Two', published_at: '2026-01-02T03:04:05Z', site_name: 'Pub' });
+    expect(r.metadata).toMatchObject({ title: 'H', author: 'A. One, B. Two', publishedAt: '2026-01-02T03:04:05Z', siteName: 'Pub' });
   });
 
   it('survives broken JSON-LD', () => {
@@ -53,6 +53,6 @@ describe('metadata', () => {
 
   it('always has title, description and language keys', () => {
     const r = htmlToMarkdown('', 'https://x.test/');
-    expect(r.metadata).toEqual({ title: null, description: null, language: null, page_type: 'other' });
+    expect(r.metadata).toEqual({ title: null, description: null, language: null, pageType: 'other' });
   });
 });

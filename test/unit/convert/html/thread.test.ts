@@ -43,6 +43,6 @@ describe('threads', () => {
 
   it('classifies a thread from its URL and repeated dated posts', () => {
     const html = `<body><main><h1>Fan noise after upgrade</h1><div class="block-body">${[1, 2, 3].map((n) => post(n)).join('')}</div></main></body>`;
-    expect(htmlToMarkdown(html, 'https://board.test/threads/fan-noise.123/').metadata.page_type).toBe('forum');
+    expect(htmlToMarkdown(html, 'https://board.test/threads/fan-noise.123/').metadata.pageType).toBe('forum');
   });
 });
