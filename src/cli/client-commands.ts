@@ -3,8 +3,10 @@ import type { PithClient, PithError, ScoreResponse } from '@pith/sdk';
 import { loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
 import { OPERATIONS } from '../http/operations.js';
-import { extractResponseBody } from '../http/routes/extract.js';
+import { extractDataOnWire, extractResponseBody } from '../http/wire/extract.js';
+import { mapResponseBody } from '../http/wire/map.js';
 import { readResponseBody } from '../http/wire/read.js';
+import { scoreResponseBody } from '../http/wire/score.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import { fetchAndConvert } from '../ops/read.js';
@@ -130,7 +132,7 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
     if (command === 'score') {
       progress(`scoring ${url} (local engine)`);
       const result = await scoreUrl({ fetcher }, { url });
-      printScore({ status: 'success' as const, ...result }, args.options.has('json'), io);
+      printScore(scoreResponseBody(result), args.options.has('json'), io);
       return EXIT.OK;
     }
     const deps = { fetcher, cache, engineVersion: 'local', now: () => Date.now(), render: renderDeps };
@@ -146,7 +148,7 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
         search: opts.search ?? null,
         sameDomain: true,
       });
-      printMap({ status: 'success' as const, ...result }, args.options.has('json'), io, progress);
+      printMap(mapResponseBody(result), args.options.has('json'), io, progress);
       return EXIT.OK;
     }
     if (command === 'extract') {
@@ -159,14 +161,16 @@ async function runLocally(command: string, rawUrl: string, args: ParsedArgs, io:
         ...(fragment ? { fragment } : {}),
       });
       for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
-      io.stdout.write(`${JSON.stringify(args.options.has('json') ? extractResponseBody(result) : result.data, null, 2)}\n`);
+      io.stdout.write(
+        `${JSON.stringify(args.options.has('json') ? extractResponseBody(result) : extractDataOnWire(result.data), null, 2)}\n`,
+      );
       return EXIT.OK;
     }
     progress(`reading ${url} (local engine)`);
     const options = readOptionsOf(readOptionsBodyOf(args));
     const { result } = await fetchAndConvert({ fetcher, render: renderDeps }, url, { render, options, ...(fragment ? { fragment } : {}) });
     progress(
-      `${result.stats.raw_html_size_kb} KB → ${result.stats.markdown_size_kb} KB (${result.stats.reduction_percent}% smaller, ${result.stats.tokens ?? 0} tokens) in ${result.stats.extraction_time_ms} ms${result.stats.rendered ? ' (rendered)' : ''}`,
+      `${result.stats.rawHtmlSizeKb} KB → ${result.stats.markdownSizeKb} KB (${result.stats.reductionPercent}% smaller, ${result.stats.tokens} tokens) in ${result.stats.extractionTimeMs} ms${result.stats.rendered ? ' (rendered)' : ''}`,
     );
     for (const w of result.warnings) progress(`warning ${w.code}: ${w.message}`);
     if (args.options.has('json')) {

@@ -19,8 +19,9 @@ export interface FieldSpec {
 export type FieldValue = string | string[] | null;
 
 export interface ExtractData {
-  json_ld: Array<Record<string, unknown>>;
-  open_graph: Record<string, string | string[]>;
+  /** JSON-LD blocks as the page has them (their own keys are the page's). */
+  jsonLd: Array<Record<string, unknown>>;
+  openGraph: Record<string, string | string[]>;
   meta: Record<string, string | string[]>;
   headings: Array<{ level: number; text: string; id: string | null }>;
   links: Array<{ url: string; text: string; rel: string | null }>;
@@ -73,7 +74,7 @@ export function extractData(page: HtmlPage, fields: CompiledField[]): ExtractDat
   const all = elements(page.doc, () => true);
   const named = (...names: string[]): Element[] => all.filter((el) => names.includes(el.name));
   return {
-    json_ld: jsonLd(named('script')),
+    jsonLd: jsonLd(named('script')),
     ...metaTags(named('meta')),
     headings: named('h1', 'h2', 'h3', 'h4', 'h5', 'h6')
       .slice(0, EXTRACT_LIMITS.headings)
@@ -126,7 +127,7 @@ function addValue(target: Record<string, string | string[]>, key: string, value:
   else target[key] = [prev, value];
 }
 
-function metaTags(metas: Element[]): { open_graph: Record<string, string | string[]>; meta: Record<string, string | string[]> } {
+function metaTags(metas: Element[]): { openGraph: Record<string, string | string[]>; meta: Record<string, string | string[]> } {
   const openGraph: Record<string, string | string[]> = {};
   const meta: Record<string, string | string[]> = {};
   for (const el of metas) {
@@ -135,7 +136,7 @@ function metaTags(metas: Element[]): { open_graph: Record<string, string | strin
     if (!key || content === undefined) continue;
     addValue(OPEN_GRAPH_PREFIX.test(key) ? openGraph : meta, key, content.trim());
   }
-  return { open_graph: openGraph, meta };
+  return { openGraph, meta };
 }
 
 function links(anchors: Element[], base: string): ExtractData['links'] {

@@ -55,16 +55,16 @@ export interface MapLink {
 }
 
 export interface MapStats {
-  sitemaps_read: number;
-  sitemap_bytes: number;
-  page_links: number;
+  sitemapsRead: number;
+  sitemapBytes: number;
+  pageLinks: number;
   /** Distinct same-site URLs found (before include/exclude/search and limit). */
-  urls_found: number;
+  urlsFound: number;
   /** After include/exclude and search. */
-  urls_matched: number;
+  urlsMatched: number;
   returned: number;
   /** Bounds that cut discovery short; empty when everything was read. */
-  bounds_hit: MapBound[];
+  boundsHit: MapBound[];
 }
 
 export interface MapResult {
@@ -182,13 +182,13 @@ export async function mapSite(deps: MapDeps, input: MapInput): Promise<MapResult
       url: startUrl,
       links,
       stats: {
-        sitemaps_read: sitemapStats.files,
-        sitemap_bytes: sitemapStats.bytes,
-        page_links: pageLinks,
-        urls_found: all.length,
-        urls_matched: matched.length,
+        sitemapsRead: sitemapStats.files,
+        sitemapBytes: sitemapStats.bytes,
+        pageLinks,
+        urlsFound: all.length,
+        urlsMatched: matched.length,
         returned: links.length,
-        bounds_hit: [...bounds].sort(),
+        boundsHit: [...bounds].sort(),
       },
     };
   });

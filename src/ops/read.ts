@@ -17,18 +17,21 @@ import type { RenderAwareOutcome, RenderingDeps } from './rendering.js';
 import { renderAwareCache, renderFetched } from './rendering.js';
 
 export interface ReadStats {
-  raw_html_size_kb: number;
+  rawHtmlSizeKb: number;
   /** Size of the answer's content, whatever its format. */
-  markdown_size_kb: number;
-  reduction_percent: number;
-  extraction_time_ms: number;
+  markdownSizeKb: number;
+  reductionPercent: number;
+  extractionTimeMs: number;
   /** The Markdown comes from the page as a browser rendered it. */
   rendered: boolean;
-  /** o200k_base tokens of the content (absent in entries cached before it existed). */
-  tokens?: number;
+  /** o200k_base tokens of the content. */
+  tokens: number;
 }
 
-/** The cacheable part of a read result (what the JSON response carries besides status/cache). */
+/**
+ * The cacheable part of a read result (what the JSON response carries besides status/cache),
+ * as the domain names it; http/wire/read.ts serialises it.
+ */
 export interface ReadResult {
   url: string;
   /** The content's format (`format` option); the wire names the content field after it. */
@@ -142,7 +145,7 @@ function optional(input: { fragment?: string | undefined; signal?: ReadInput['si
   return { ...(input.fragment ? { fragment: input.fragment } : {}), ...(signal ? { signal } : {}) };
 }
 
-/** Converts a fetched document into read's result; `extraction_time_ms` starts here. */
+/** Converts a fetched document into read's result; `extractionTimeMs` starts here. */
 export async function convertFetched(
   deps: Pick<ReadDeps, 'convert' | 'runner'>,
   doc: FetchedDocument,
@@ -166,7 +169,7 @@ export async function convertFetched(
     format: options.format,
     content,
     metadata: converted.metadata,
-    stats: { ...computeStats(doc.body.length, Buffer.byteLength(content, 'utf8'), extractionMs, false), tokens: converted.tokens ?? 0 },
+    stats: computeStats(doc.body.length, Buffer.byteLength(content, 'utf8'), extractionMs, false, converted.tokens ?? 0),
     warnings: converted.warnings,
   };
   if (options.links) {
@@ -183,12 +186,13 @@ const round = (value: number, digits: number): number => {
 };
 
 /** KB = 1024 bytes, 2 decimals; reduction 1 decimal, negative when the Markdown grew. */
-export function computeStats(rawBytes: number, markdownBytes: number, extractionMs: number, rendered: boolean): ReadStats {
+export function computeStats(rawBytes: number, markdownBytes: number, extractionMs: number, rendered: boolean, tokens: number): ReadStats {
   return {
-    raw_html_size_kb: round(rawBytes / 1024, 2),
-    markdown_size_kb: round(markdownBytes / 1024, 2),
-    reduction_percent: rawBytes === 0 ? 0 : round(100 * (1 - markdownBytes / rawBytes), 1),
-    extraction_time_ms: extractionMs,
+    rawHtmlSizeKb: round(rawBytes / 1024, 2),
+    markdownSizeKb: round(markdownBytes / 1024, 2),
+    reductionPercent: rawBytes === 0 ? 0 : round(100 * (1 - markdownBytes / rawBytes), 1),
+    extractionTimeMs: extractionMs,
     rendered,
+    tokens,
   };
 }

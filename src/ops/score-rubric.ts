@@ -14,7 +14,7 @@ export interface ScoreCheck {
   label: string;
   passed: boolean;
   points: number;
-  max_points: number;
+  maxPoints: number;
   detail: string;
 }
 
@@ -78,7 +78,7 @@ export function computeScore(signals: ScoreSignals): Score {
 }
 
 function check(id: string, label: string, max: number, points: number, detail: string): ScoreCheck {
-  return { id, label, passed: points === max, points, max_points: max, detail };
+  return { id, label, passed: points === max, points, maxPoints: max, detail };
 }
 
 const PAGE_CHECKS: Array<[string, string, number]> = [

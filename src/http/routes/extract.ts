@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { compileFields } from '../../ops/extract-data.js';
-import type { ExtractResult } from '../../ops/extract.js';
 import { extractPage } from '../../ops/extract.js';
 import type { AppContext } from '../context.js';
 import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import type { extractResponseSchema } from '../schemas.js';
-import type { WireOf } from '../wire/check.js';
+import { extractResponseBody } from '../wire/extract.js';
 import { renderInput } from './read.js';
-import { onWire } from '../wire/check.js';
 
 /** POST /v1/extract: cached 1 h (per URL and field specs), `fresh` honoured. */
 export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): void {
@@ -31,15 +28,4 @@ export function registerExtractRoute(scope: FastifyInstance, ctx: AppContext): v
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       return extractResponseBody(result);
     });
-}
-
-/** The JSON body of an extract (also what `pith extract --json` prints). */
-export function extractResponseBody(result: ExtractResult): WireOf<typeof extractResponseSchema> {
-  return onWire<WireOf<typeof extractResponseSchema>>()({
-    status: 'success',
-    url: result.url,
-    data: result.data,
-    stats: { rendered: result.rendered === true },
-    ...(result.warnings?.length > 0 ? { warnings: result.warnings } : {}),
-  });
 }

@@ -7,8 +7,7 @@ import type { AppContext } from '../context.js';
 import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import { onWire } from '../wire/check.js';
-import type { ReplyOf } from '../register-operation.js';
+import { mapResponseBody } from '../wire/map.js';
 
 /** POST /v1/map: cached 1 h per URL and options, no `fresh`. */
 export function registerMapRoute(scope: FastifyInstance, ctx: AppContext): void {
@@ -32,6 +31,6 @@ export function registerMapRoute(scope: FastifyInstance, ctx: AppContext): void 
         signal,
       });
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
-      return onWire<ReplyOf<typeof OPERATIONS.map>>()({ status: 'success', url: result.url, links: result.links, stats: result.stats });
+      return mapResponseBody(result);
     });
 }

@@ -7,9 +7,7 @@ import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
 import { renderInput, tokensHeader } from './read.js';
-import { readResponseBody } from '../wire/read.js';
-import { onWire } from '../wire/check.js';
-import type { ReplyOf } from '../register-operation.js';
+import { readAndScoreResponseBody } from '../wire/score.js';
 
 /** POST /v1/read-and-score: read's JSON plus `score`; cached 1 h apart from read, `fresh` honoured. */
 export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContext): void {
@@ -30,6 +28,6 @@ export function registerReadAndScoreRoute(scope: FastifyInstance, ctx: AppContex
       reply.header('X-Service-Cache', cacheHit ? 'HIT' : 'MISS');
       tokensHeader(reply, result);
       serializeLargeAnswer(reply, result.content.length);
-      return onWire<ReplyOf<(typeof OPERATIONS)['read-and-score']>>()({ ...readResponseBody(result, cacheHit), score: result.score });
+      return readAndScoreResponseBody(result, cacheHit);
     });
 }

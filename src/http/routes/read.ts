@@ -16,7 +16,7 @@ const RAW_MEDIA_TYPE = { markdown: 'text/markdown', html: 'text/html', text: 'te
 
 /** `X-Markdown-Tokens` (Cloudflare's name): stats.tokens of the answer, whatever its format. */
 export function tokensHeader(reply: FastifyReply, result: ReadResult): void {
-  reply.header('X-Markdown-Tokens', String(result.stats.tokens ?? 0));
+  reply.header('X-Markdown-Tokens', String(result.stats.tokens));
 }
 
 export function registerReadRoute(scope: FastifyInstance, ctx: AppContext): void {

@@ -5,8 +5,7 @@ import type { AppContext } from '../context.js';
 import { requestSignal } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { billedOperation } from '../register-operation.js';
-import { onWire } from '../wire/check.js';
-import type { ReplyOf } from '../register-operation.js';
+import { scoreResponseBody } from '../wire/score.js';
 
 /** POST /v1/score: never cached (no X-Service-Cache), but holds a concurrency slot. */
 export function registerScoreRoute(scope: FastifyInstance, ctx: AppContext): void {
@@ -16,7 +15,6 @@ export function registerScoreRoute(scope: FastifyInstance, ctx: AppContext): voi
       signal: requestSignal(ctx, reply),
     }))
     .run(async ({ url, signal }) => {
-      const result = await scoreUrl(ctx.readDeps, { url, signal });
-      return onWire<ReplyOf<typeof OPERATIONS.score>>()({ status: 'success', url: result.url, score: result.score });
+      return scoreResponseBody(await scoreUrl(ctx.readDeps, { url, signal }));
     });
 }

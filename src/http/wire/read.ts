@@ -1,9 +1,9 @@
 import type { DocumentMetadata } from '../../convert/types.js';
 import { CACHE_TTL_SECONDS } from '../../ops/cache.js';
-import type { ReadResult } from '../../ops/read.js';
+import type { ReadResult, ReadStats } from '../../ops/read.js';
 import type { OPERATIONS } from '../operations.js';
 import type { ReplyOf } from '../register-operation.js';
-import type { metadataSchema, readResultProperties } from '../schemas.js';
+import type { metadataSchema, readResultProperties, statsSchema } from '../schemas.js';
 import type { WireOf } from './check.js';
 import { onWire } from './check.js';
 import { renamed, wireNames } from './names.js';
@@ -33,6 +33,22 @@ export function metadataOnWire(metadata: DocumentMetadata): WireMetadata {
   return renamed(metadata, METADATA_NAMES);
 }
 
+type WireStats = WireOf<typeof statsSchema>;
+
+const STATS_NAMES = wireNames<ReadStats, WireStats>()({
+  rawHtmlSizeKb: 'raw_html_size_kb',
+  markdownSizeKb: 'markdown_size_kb',
+  reductionPercent: 'reduction_percent',
+  extractionTimeMs: 'extraction_time_ms',
+  rendered: 'rendered',
+  tokens: 'tokens',
+});
+
+/** `stats` of a read. */
+export function statsOnWire(stats: ReadStats): WireStats {
+  return renamed(stats, STATS_NAMES);
+}
+
 type ReadAnswer = ReplyOf<typeof OPERATIONS.read>;
 
 /**
@@ -54,8 +70,7 @@ export function readResultOnWire(result: ReadResult, cacheHit: boolean): ReadFie
     ...(result.links ? { links: result.links, links_elsewhere: result.linksElsewhere ?? 0 } : {}),
     ...(result.images ? { images: result.images } : {}),
     metadata: metadataOnWire(result.metadata),
-    // entries cached before `rendered` and `tokens` existed
-    stats: { ...result.stats, rendered: result.stats.rendered === true, tokens: result.stats.tokens ?? 0 },
+    stats: statsOnWire(result.stats),
     cache: { hit: cacheHit, ttl_seconds: CACHE_TTL_SECONDS },
     ...(result.warnings.length > 0 ? { warnings: result.warnings } : {}),
   });

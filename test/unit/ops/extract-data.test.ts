@@ -7,7 +7,7 @@ const run = (html: string, fields = {}) => extractData(parseHtmlString('https://
 
 describe('extractData', () => {
   it('an empty page gives empty collections, never undefined', () => {
-    expect(run('')).toEqual({ json_ld: [], open_graph: {}, meta: {}, headings: [], links: [], images: [], tables: [], fields: {} });
+    expect(run('')).toEqual({ jsonLd: [], openGraph: {}, meta: {}, headings: [], links: [], images: [], tables: [], fields: {} });
   });
 
   it('tables: nested tables are their own entries, header by thead or all-th first row', () => {
@@ -20,7 +20,7 @@ describe('extractData', () => {
       '<script type="application/ld+json">{"@context":"c","@graph":[{"@type":"A"},{"@context":"d","@type":"B"},3]}</script>' +
       '<script type="application/ld+json">"just a string"</script><script type="application/ld+json">{nope</script>' +
       '<script type="text/javascript">{"@type":"NotLd"}</script>';
-    expect(run(html).json_ld).toEqual([
+    expect(run(html).jsonLd).toEqual([
       { '@context': 'c', '@type': 'A' },
       { '@context': 'd', '@type': 'B' },
     ]);

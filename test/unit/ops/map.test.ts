@@ -116,7 +116,7 @@ describe('mapSite time budget', () => {
       { url: 'https://e.com/', limit: 10, include: [], exclude: [], search: null, sameDomain: true },
     );
     expect(result.links).toEqual([{ url: 'https://e.com/one', source: 'page', title: 'One' }]);
-    expect(result.stats.bounds_hit).toEqual(['time']);
+    expect(result.stats.boundsHit).toEqual(['time']);
   });
 
   it('keeps at most maxCollected URLs and never fetches sitemap files of another site', async () => {
@@ -146,7 +146,7 @@ describe('mapSite time budget', () => {
       { url: 'https://www.e.com/', limit: 10, include: [], exclude: [], search: null, sameDomain: true },
     );
     expect(result.links.map((l) => l.url)).toEqual(['https://docs.e.com/a', 'https://docs.e.com/b', 'https://docs.e.com/c']);
-    expect(result.stats).toMatchObject({ urls_found: 3, bounds_hit: ['urls'], sitemaps_read: 2 });
+    expect(result.stats).toMatchObject({ urlsFound: 3, boundsHit: ['urls'], sitemapsRead: 2 });
     expect(fetched).toEqual(['https://www.e.com/robots.txt', 'https://docs.e.com/s.xml', 'https://www.e.com/sitemap.xml']);
   });
 });

@@ -18,7 +18,7 @@ describe('score rubric', () => {
     const score = computeScore(none);
     expect(score.value).toBe(0);
     expect(score.grade).toBe('F');
-    expect(score.checks.map((c) => c.max_points).reduce((a, b) => a + b)).toBe(100);
+    expect(score.checks.map((c) => c.maxPoints).reduce((a, b) => a + b)).toBe(100);
     expect(score.checks.find((c) => c.id === 'title')?.detail).toBe('the document is not an HTML page');
     expect(score.checks.find((c) => c.id === 'ai_crawlers')?.detail).toContain('disallow all');
   });
