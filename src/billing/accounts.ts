@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.js';
-import type { Account, ApiKeyRecord, Stores } from '../store/types.js';
+import type { Account, ApiKeyRecord, LedgerReport, Stores } from '../store/types.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-keys.js';
 import { nextPeriodStart, periodStart, utcPeriod } from './period.js';
 import type { CreditPackId, PlanId } from './plans.js';
@@ -13,13 +13,29 @@ export interface AccountAdminDeps {
   randomBytes: (n: number) => Buffer;
 }
 
+/** Credits and concurrency of one account in the current UTC month (http/wire/accounts.ts names it for the wire). */
 export interface UsageReport {
-  account_id: string;
+  accountId: string;
   plan: PlanId;
   period: { start: string; end: string };
-  plan_credits: { limit: number | null; used: number; remaining: number | null };
-  bought_credits: { balance: number };
-  concurrency: { limit: number; in_flight: number };
+  planCredits: { limit: number | null; used: number; remaining: number | null };
+  boughtCredits: { balance: number };
+  concurrency: { limit: number; inFlight: number };
+}
+
+/** An account as the operator sees it: its usage and its keys (never the keys themselves). */
+export interface AccountDetails {
+  accountId: string;
+  name: string | null;
+  plan: PlanId;
+  createdAt: string;
+  usage: UsageReport;
+  keys: Array<Omit<ApiKeyRecord, 'accountId'>>;
+}
+
+/** `pith ledger verify` and GET /admin/v1/ledger/verify: the store's report, and whether it is clean. */
+export interface LedgerVerification extends LedgerReport {
+  ok: boolean;
 }
 
 export function newId(randomBytes: (n: number) => Buffer, prefix: string): string {
@@ -139,51 +155,34 @@ export async function usageReport(deps: Pick<AccountAdminDeps, 'stores' | 'now'>
     deps.stores.slots.inFlight(account.id, now),
   ]);
   return {
-    account_id: account.id,
+    accountId: account.id,
     plan: planOf(account).id,
     period: { start: periodStart(now).toISOString(), end: nextPeriodStart(now).toISOString() },
-    plan_credits: {
+    planCredits: {
       limit: plan.monthlyCredits,
       used: usage.planUsed,
       remaining: plan.monthlyCredits === null ? null : Math.max(0, plan.monthlyCredits - usage.planUsed),
     },
-    bought_credits: { balance: usage.boughtBalance },
-    concurrency: { limit: plan.concurrency, in_flight: inFlight },
+    boughtCredits: { balance: usage.boughtBalance },
+    concurrency: { limit: plan.concurrency, inFlight },
   };
 }
 
-export async function describeAccount(deps: AccountAdminDeps, accountId: string) {
+export async function describeAccount(deps: AccountAdminDeps, accountId: string): Promise<AccountDetails> {
   const account = await requireAccount(deps, accountId);
   const [usage, keys] = await Promise.all([usageReport(deps, account), deps.stores.accounts.listKeys(accountId)]);
   return {
-    account_id: account.id,
+    accountId: account.id,
     name: account.name,
     plan: planOf(account).id,
-    created_at: account.createdAt,
+    createdAt: account.createdAt,
     usage,
-    keys: keys.map((k) => ({ key_id: k.id, prefix: k.prefix, name: k.name, created_at: k.createdAt, revoked_at: k.revokedAt })),
+    keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, name: k.name, createdAt: k.createdAt, revokedAt: k.revokedAt })),
   };
 }
 
-/** `pith ledger verify` and GET /admin/v1/ledger/verify, in the wire shape both print. */
-export async function verifyLedger(deps: Pick<AccountAdminDeps, 'stores'>) {
+/** Recomputes every counter from the ledger rows (`pith ledger verify`, GET /admin/v1/ledger/verify). */
+export async function verifyLedger(deps: Pick<AccountAdminDeps, 'stores'>): Promise<LedgerVerification> {
   const report = await deps.stores.ledger.verify();
-  return {
-    ok: report.differences.length === 0,
-    accounts_checked: report.accounts,
-    differences: report.differences.map((d) => ({
-      account_id: d.accountId,
-      counter: d.counter,
-      stored: d.stored,
-      from_ledger: d.fromLedger,
-    })),
-    open_charges: report.openCharges.map((c) => ({
-      charge_id: c.chargeId,
-      account_id: c.accountId,
-      amount: c.amount,
-      refunded: c.refunded,
-      operation: c.operation,
-      created_at: c.createdAt,
-    })),
-  };
+  return { ok: report.differences.length === 0, ...report };
 }

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountAdminDeps } from '../billing/accounts.js';
 import { buyCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey, verifyLedger } from '../billing/accounts.js';
+import { accountOnWire, ledgerReportOnWire } from '../http/wire/accounts.js';
 import { isCreditPackId } from '../billing/plans.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
@@ -104,7 +105,7 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'accounts show': {
       if (!target) throw new UsageError('missing <account_id>');
-      print(await withAdmin((deps) => describeAccount(deps, target)));
+      print(accountOnWire(await withAdmin((deps) => describeAccount(deps, target))));
       return 0;
     }
     case 'accounts set-plan': {
@@ -140,7 +141,7 @@ async function run(argv: string[]): Promise<number> {
     }
     case 'ledger verify': {
       const report = await withAdmin((deps) => verifyLedger(deps));
-      print(report);
+      print(ledgerReportOnWire(report));
       return report.ok ? 0 : 1;
     }
     case '':

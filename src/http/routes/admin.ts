@@ -4,8 +4,7 @@ import type { AppContext } from '../context.js';
 import { OPERATIONS } from '../operations.js';
 import { requireBearerSecret } from '../plugins/auth.js';
 import { operationRoute } from '../register-operation.js';
-import type { ReplyOf } from '../register-operation.js';
-import { onWire } from '../wire/check.js';
+import { accountCreatedBody, accountResponseBody, creditPackBody, keyCreatedBody, ledgerResponseBody } from '../wire/accounts.js';
 
 /** Operator API under /admin/v1, guarded by ADMIN_TOKEN. Registered only when the token is set. */
 export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adminToken: string): void {
@@ -13,28 +12,21 @@ export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adm
 
   operationRoute(scope, OPERATIONS.adminCreateAccount).handle(async (request, reply) => {
     const created = await createAccount(ctx, { plan: request.body.plan, name: request.body.name ?? null });
-    return reply.code(201).send({
-      status: 'success',
-      account_id: created.account.id,
-      api_key: created.apiKey,
-      key_id: created.keyId,
-      plan: created.account.plan,
-    });
+    return reply.code(201).send(accountCreatedBody(created));
   });
 
-  const accountAnswer = onWire<ReplyOf<typeof OPERATIONS.adminGetAccount>>();
   operationRoute(scope, OPERATIONS.adminGetAccount).handle(async (request) =>
-    accountAnswer({ status: 'success', ...(await describeAccount(ctx, request.params.id)) }),
+    accountResponseBody(await describeAccount(ctx, request.params.id)),
   );
 
   operationRoute(scope, OPERATIONS.adminChangePlan).handle(async (request) => {
     await changePlan(ctx, request.params.id, request.body.plan);
-    return accountAnswer({ status: 'success', ...(await describeAccount(ctx, request.params.id)) });
+    return accountResponseBody(await describeAccount(ctx, request.params.id));
   });
 
   operationRoute(scope, OPERATIONS.adminCreateKey).handle(async (request, reply) => {
-    const { apiKey, key } = await createKey(ctx, request.params.id, request.body?.name ?? null);
-    return reply.code(201).send({ status: 'success', key_id: key.id, api_key: apiKey, prefix: key.prefix });
+    const created = await createKey(ctx, request.params.id, request.body?.name ?? null);
+    return reply.code(201).send(keyCreatedBody(created));
   });
 
   operationRoute(scope, OPERATIONS.adminRevokeKey).handle(async (request, reply) => {
@@ -42,10 +34,9 @@ export function registerAdminRoutes(scope: FastifyInstance, ctx: AppContext, adm
     return reply.code(204).send();
   });
 
-  operationRoute(scope, OPERATIONS.adminAddCreditPack).handle(async (request) => {
-    const { balance, duplicate } = await buyCreditPack(ctx, request.params.id, request.body.pack, request.body.payment_id);
-    return { status: 'success', bought_credits: { balance }, ...(duplicate ? { duplicate: true } : {}) };
-  });
+  operationRoute(scope, OPERATIONS.adminAddCreditPack).handle(async (request) =>
+    creditPackBody(await buyCreditPack(ctx, request.params.id, request.body.pack, request.body.payment_id)),
+  );
 
-  operationRoute(scope, OPERATIONS.adminVerifyLedger).handle(async () => ({ status: 'success', ...(await verifyLedger(ctx)) }));
+  operationRoute(scope, OPERATIONS.adminVerifyLedger).handle(async () => ledgerResponseBody(await verifyLedger(ctx)));
 }
