@@ -10,7 +10,7 @@ import { scoreResponseBody } from '../http/wire/score.js';
 import { createFetcher } from '../fetch/fetcher.js';
 import { canonicalizeRequestUrl } from '../fetch/url.js';
 import { fetchAndConvert } from '../ops/read.js';
-import { readOptionsOf } from '../ops/read-options.js';
+import { readOptionsOf } from '../http/wire/read-options.js';
 import { routeFragment } from '../ops/rendering.js';
 import { createRenderer } from '../render/renderer.js';
 import type { Renderer, RenderMode } from '../render/types.js';

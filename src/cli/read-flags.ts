@@ -1,4 +1,4 @@
-import type { ReadOptionsBody } from '../ops/read-options.js';
+import type { ReadOptionsBody } from '../http/wire/read-options.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
 

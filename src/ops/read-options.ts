@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { validateSelectors } from '../convert/html/selectors.js';
 import type { DocumentOptions, ImageMode, LinkMode, OutputFormat } from '../convert/types.js';
 
 /**
@@ -34,48 +33,6 @@ export const DEFAULT_READ_OPTIONS: ReadOptions = {
   imageMode: 'keep',
   linkMode: 'inline',
 };
-
-/** The read options of a request body, snake_case on the wire (the schema checked their types). */
-export interface ReadOptionsBody {
-  keep_hidden?: boolean;
-  target_selector?: string | string[];
-  remove_selector?: string | string[];
-  main_content?: boolean;
-  format?: OutputFormat;
-  links?: boolean;
-  images?: boolean;
-  image_mode?: ImageMode;
-  link_mode?: LinkMode;
-}
-
-/**
- * The options from a request body. Selectors are compiled here once, so a bad one is
- * BAD_REQUEST naming its field before anything is charged. `format` overrides the body's
- * (the representation an `Accept` header asked for).
- */
-export function readOptionsOf(body: ReadOptionsBody, format?: OutputFormat): ReadOptions {
-  const targetSelectors = selectorList(body.target_selector);
-  const removeSelectors = selectorList(body.remove_selector);
-  validateSelectors(targetSelectors, 'target_selector');
-  validateSelectors(removeSelectors, 'remove_selector');
-  return {
-    keepHidden: body.keep_hidden === true,
-    targetSelectors,
-    removeSelectors,
-    mainContent: body.main_content !== false,
-    format: format ?? body.format ?? 'markdown',
-    links: body.links === true,
-    images: body.images === true,
-    imageMode: body.image_mode ?? 'keep',
-    linkMode: body.link_mode ?? 'inline',
-  };
-}
-
-/** One selector or a list; trimmed, duplicates dropped. Order does not matter: matches come in document order. */
-function selectorList(value: string | readonly string[] | undefined): string[] {
-  const list = value === undefined ? [] : typeof value === 'string' ? [value] : [...value];
-  return [...new Set(list.map((s) => s.trim()))];
-}
 
 /** The options that differ from the defaults, in a fixed key order, selectors sorted. */
 function normalised(options: ReadOptions): Partial<Record<keyof ReadOptions, unknown>> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import { readBatch } from '../../ops/batch.js';
-import { readOptionsOf } from '../../ops/read-options.js';
+import { readOptionsOf } from '../wire/read-options.js';
 import type { AppContext } from '../context.js';
 import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';

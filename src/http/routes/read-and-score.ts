@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import { readAndScore } from '../../ops/read-and-score.js';
-import { readOptionsOf } from '../../ops/read-options.js';
+import { readOptionsOf } from '../wire/read-options.js';
 import type { AppContext } from '../context.js';
 import { requestSignal, serializeLargeAnswer } from '../context.js';
 import { OPERATIONS } from '../operations.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { canonicalizeRequestUrl } from '../../fetch/url.js';
 import type { ReadResult } from '../../ops/read.js';
 import { readPage } from '../../ops/read.js';
-import { readOptionsOf } from '../../ops/read-options.js';
+import { readOptionsOf } from '../wire/read-options.js';
 import { routeFragment } from '../../ops/rendering.js';
 import type { RenderMode } from '../../render/types.js';
 import type { AppContext } from '../context.js';
