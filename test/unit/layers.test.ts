@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { ImportGraph, LayerRule } from '../helpers/import-graph.js';
 import { importCycles, layerViolations, readImportGraph } from '../helpers/import-graph.js';
+import { snakeCaseKeys, snakeCaseKeysIn } from '../helpers/wire-keys.js';
 
 /** STYLE "Layers": http → ops → fetch | convert | billing → store. Entry points (app, server, cli, mcp) sit above http. */
 const ENTRY = ['app', 'server', 'cli', 'mcp'];
@@ -67,5 +68,47 @@ describe('the import graph of src/ follows the layers (STYLE "Layers", DESIGN §
       'billing/accounts.ts imports http/context.ts: billing is policy over the store contracts',
     ]);
     expect(importCycles(planted)).toEqual(['ops/read.ts → ops/rendering.ts → ops/read.ts']);
+  });
+});
+
+/**
+ * Wire shaping happens in src/http/ only (ARCHITECTURE "Wire shaping"): the layers below build
+ * camelCase domain objects, and http/wire/ names their fields for the answer. These layers may
+ * not write a snake_case key, property or property access. Not checked: store (its row
+ * mappers turn DB columns into camelCase records), and mcp and cli (clients of the wire above
+ * http). The extra fields of `new ServiceError(…)` are the error envelope's, declared with the
+ * error registry, and are not reported.
+ */
+const DOMAIN_LAYERS = ['ops', 'convert', 'billing', 'fetch', 'render', 'metrics'];
+
+/**
+ * File → snake_case names it may write: genuinely external formats read or written as they
+ * are (a JSON-LD property, a third-party API's field), never our own wire. Empty today: the
+ * JSON-LD and OpenGraph keys extract reads are data (computed keys), not written names.
+ */
+const ALLOWED_WIRE_KEYS: Record<string, string[]> = {};
+
+describe('wire shaping only in src/http/ (issue 15)', () => {
+  const src = fileURLToPath(new URL('../../src', import.meta.url));
+
+  it('no snake_case keys are built below http/', () => {
+    expect(snakeCaseKeysIn(src, DOMAIN_LAYERS, ALLOWED_WIRE_KEYS)).toEqual([]);
+  });
+
+  it('catches planted wire keys: literal, type, property write, quoted; not error fields or allowed names', () => {
+    const planted = [
+      'export interface Stats { raw_html_size_kb: number; rendered: boolean }',
+      "const stats = { rendered: true, 'markdown_size_kb': 2, extraction_time_ms };",
+      'metadata.site_name = name;',
+      "throw new ServiceError('CONCURRENT_LIMIT', undefined, { in_flight: 2, retry_after: 1 });",
+      'throw new ServiceError(err.code, m, { ...err.fields, refund_pending: true }, { cause: err });',
+      "const ld = { '@type': 'Thing', date_published: '2026' };",
+    ].join('\n');
+    expect(snakeCaseKeys('ops/planted.ts', planted, new Set(['date_published']))).toEqual([
+      'ops/planted.ts:1 raw_html_size_kb',
+      'ops/planted.ts:2 markdown_size_kb',
+      'ops/planted.ts:2 extraction_time_ms',
+      'ops/planted.ts:3 site_name',
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { OPERATIONS } from '../../../src/http/operations.js';
 import type { ReplyOf } from '../../../src/http/register-operation.js';
 import { onWire } from '../../../src/http/wire/check.js';
+import { renamed, wireNames } from '../../../src/http/wire/names.js';
 
 type ReadAnswer = ReplyOf<typeof OPERATIONS.read>;
 const readAnswer = onWire<ReadAnswer>();
@@ -26,5 +27,31 @@ describe('answers are checked against their response schema at compile time', ()
     const spreadStats = { ...stats, worker_ms: 3 };
     // @ts-expect-error `stats.worker_ms` is not in the response schema, even through a spread
     expect(readAnswer({ ...base, metadata: { title: null, description: null, language: null }, stats: spreadStats }).url).toBe(base.url);
+  });
+});
+
+describe('names tables (http/wire/names.ts) are checked both ways at compile time', () => {
+  interface Domain {
+    fooBar: number;
+    baz?: string | null;
+  }
+  interface WireShape {
+    foo_bar: number;
+    baz?: string | null;
+  }
+
+  it('renames in the domain object order, leaving out undefined fields', () => {
+    const names = wireNames<Domain, WireShape>()({ fooBar: 'foo_bar', baz: 'baz' });
+    expect(JSON.stringify(renamed({ baz: null, fooBar: 1 }, names))).toBe('{"baz":null,"foo_bar":1}');
+    expect(Object.keys(renamed({ fooBar: 1, baz: undefined }, names))).toEqual(['foo_bar']);
+  });
+
+  it('refuses a table with a domain field unnamed, a name the wire lacks, or a wire field unnamed (planted)', () => {
+    // @ts-expect-error `baz` has no wire name
+    expect(wireNames<Domain, WireShape>()({ fooBar: 'foo_bar' })).toBeDefined();
+    // @ts-expect-error `foo_baz` is not a field of the wire type
+    expect(wireNames<Domain, WireShape>()({ fooBar: 'foo_baz', baz: 'baz' })).toBeDefined();
+    // @ts-expect-error the wire field `word_count` is named by no domain field
+    expect(wireNames<Domain, WireShape & { word_count: number }>()({ fooBar: 'foo_bar', baz: 'baz' })).toBeDefined();
   });
 });
