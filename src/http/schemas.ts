@@ -20,6 +20,14 @@ export const errorEnvelopeSchema = {
     in_flight: { type: 'integer' },
     limit: { type: 'integer' },
     upstream_status: { type: 'integer' },
+    vendor: { type: 'string', description: 'WAF_BLOCKED: the firewall that blocked the fetch (cloudflare, akamai, …).' },
+    detected_type: { type: 'string', description: 'UNSUPPORTED_TYPE: the content type the bytes were found to be.' },
+    reason: { type: 'string', description: 'EXTRACTION_FAILED, when known: e.g. pdf_password_required, pdf_decompression_bomb.' },
+    refund_pending: {
+      type: 'boolean',
+      description:
+        'The call failed after its charge and the refund could not be written yet (store unreachable): the charge stays open until the sweeper refunds it.',
+    },
   },
   additionalProperties: true,
 } as const;
