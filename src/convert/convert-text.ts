@@ -6,17 +6,17 @@
  */
 import { ServiceError, isServiceError } from '../errors.js';
 import { decodeBody } from './decode.js';
-import { csvToMarkdown } from './csv.js';
+import { csvToMarkdown } from './formats/csv.js';
 import type { HtmlToMarkdownOptions } from './html/index.js';
-import { jsonToMarkdown } from './json.js';
+import { jsonToMarkdown } from './formats/json.js';
 import { fileNameFromUrl, firstParagraph, urlExtension } from './markdown.js';
-import type { Format, FormatChoice } from './pick-format.js';
-import { pickFormat } from './pick-format.js';
+import type { Format, FormatChoice } from './detect/pick-format.js';
+import { pickFormat } from './detect/pick-format.js';
 import { finishOutput, ignoredOptionsWarning } from './output.js';
-import { markdownPassthrough, plainTextToMarkdown } from './text.js';
+import { markdownPassthrough, plainTextToMarkdown } from './formats/text.js';
 import type { ConvertResult, DocumentMetadata, DocumentOptions, Warning } from './types.js';
 import type { Job } from './workers/jobs.js';
-import { parseXml, rootName, xmlToMarkdown } from './xml.js';
+import { parseXml, rootName, xmlToMarkdown } from './formats/xml.js';
 
 /** What the text job needs: the fetched bytes and what the server said about them. */
 export interface TextDocument {

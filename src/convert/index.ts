@@ -5,11 +5,11 @@
  * pool, or in-process. docs/formats.md documents the behaviour.
  */
 import { asExtractionFailure, CONVERT_TEXT_JOB, completeResult } from './convert-text.js';
-import type { PdfOptions } from './pdf.js';
+import type { PdfOptions } from './pdf/pdf.js';
 import { FINISH_OUTPUT_JOB, ignoredOptionsWarning } from './output.js';
-import { pdfToMarkdown } from './pdf.js';
-import { pickFormat } from './pick-format.js';
-import { sniffContent } from './sniff.js';
+import { pdfToMarkdown } from './pdf/pdf.js';
+import { pickFormat } from './detect/pick-format.js';
+import { sniffContent } from './detect/sniff.js';
 import type { ConvertInput, ConvertResult, Warning } from './types.js';
 import type { JobRunner } from './workers/jobs.js';
 import { runJob } from './workers/jobs.js';

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PdfOutlineEntry, PdfPage } from '../pdf-layout.js';
+import type { PdfOutlineEntry, PdfPage } from '../pdf/pdf-layout.js';
 
 const require = createRequire(import.meta.url);
 const PDFJS_URL = pathToFileURL(require.resolve('pdfjs-dist/legacy/build/pdf.mjs')).href;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_COLUMNS, MAX_ROWS, csvToMarkdown, hasHeader, parseRows, sniffDialect } from '../../../src/convert/csv.js';
+import { MAX_COLUMNS, MAX_ROWS, csvToMarkdown, hasHeader, parseRows, sniffDialect } from '../../../src/convert/formats/csv.js';
 import { MAX_MARKDOWN_CHARS } from '../../../src/convert/markdown.js';
 
 describe('sniffDialect', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonToMarkdown, reindent } from '../../../src/convert/json.js';
+import { jsonToMarkdown, reindent } from '../../../src/convert/formats/json.js';
 import { MAX_MARKDOWN_CHARS } from '../../../src/convert/markdown.js';
 
 describe('jsonToMarkdown', () => {

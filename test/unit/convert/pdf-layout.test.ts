@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PdfPage, PdfTextItem } from '../../../src/convert/pdf-layout.js';
-import { layoutPdf } from '../../../src/convert/pdf-layout.js';
+import type { PdfPage, PdfTextItem } from '../../../src/convert/pdf/pdf-layout.js';
+import { layoutPdf } from '../../../src/convert/pdf/pdf-layout.js';
 
 /** A run of text at (x, baseline y) in a 10-unit font; width ~0.5 units per char. */
 const run = (x: number, y: number, text: string, size = 10): PdfTextItem => ({

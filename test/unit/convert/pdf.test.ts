@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import PDFDocument from 'pdfkit';
 import { describe, expect, it } from 'vitest';
 import { convertDocument } from '../../../src/convert/index.js';
-import { pdfToMarkdown } from '../../../src/convert/pdf.js';
+import { pdfToMarkdown } from '../../../src/convert/pdf/pdf.js';
 import { PdfWorkerPool, runPdfJob, spawnPdfWorker } from '../../../src/convert/workers/pdf-worker.js';
 import { ServiceError } from '../../../src/errors.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniffContent } from '../../../src/convert/sniff.js';
+import { sniffContent } from '../../../src/convert/detect/sniff.js';
 
 const bytes = (...b: number[]): Buffer => Buffer.from(b);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeCode, markdownPassthrough, plainTextToMarkdown } from '../../../src/convert/text.js';
+import { looksLikeCode, markdownPassthrough, plainTextToMarkdown } from '../../../src/convert/formats/text.js';
 import { firstParagraph } from '../../../src/convert/markdown.js';
 
 describe('plainTextToMarkdown', () => {

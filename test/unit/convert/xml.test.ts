@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { xmlToMarkdown } from '../../../src/convert/xml.js';
+import { xmlToMarkdown } from '../../../src/convert/formats/xml.js';
 
 describe('xmlToMarkdown', () => {
   it('never resolves external entities (XXE)', () => {

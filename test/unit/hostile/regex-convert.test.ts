@@ -10,10 +10,10 @@ import { escapeLineStart, escapeTableCell } from '../../../src/convert/html/mark
 import { bestSrcsetCandidate } from '../../../src/convert/html/urls.js';
 import { hasInlineLink, replaceInlineLinks, stripTagRuns } from '../../../src/convert/inline-scan.js';
 import { firstParagraph, MAX_MARKDOWN_CHARS } from '../../../src/convert/markdown.js';
-import { endsWithDotLeaders, shortenDotLeaders } from '../../../src/convert/pdf-layout.js';
-import { escapeProse } from '../../../src/convert/pdf-runs.js';
-import { markdownPassthrough, markdownTitle } from '../../../src/convert/text.js';
-import { findDtdSubset, parseXml } from '../../../src/convert/xml.js';
+import { endsWithDotLeaders, shortenDotLeaders } from '../../../src/convert/pdf/pdf-layout.js';
+import { escapeProse } from '../../../src/convert/pdf/pdf-runs.js';
+import { markdownPassthrough, markdownTitle } from '../../../src/convert/formats/text.js';
+import { findDtdSubset, parseXml } from '../../../src/convert/formats/xml.js';
 import { cpuMs, fill, MB } from './cpu.js';
 
 /** Strings over a small alphabet that holds every character the patterns care about. */

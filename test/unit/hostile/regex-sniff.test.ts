@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pickFormat, startsAsSvg } from '../../../src/convert/pick-format.js';
+import { pickFormat, startsAsSvg } from '../../../src/convert/detect/pick-format.js';
 import { ServiceError } from '../../../src/errors.js';
 import { cpuMs, fill, MB } from './cpu.js';
 

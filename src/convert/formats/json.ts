@@ -3,8 +3,8 @@
  * big integers, number spellings and string escapes stay exactly as sent). Invalid JSON →
  * a fenced `text` block with INVALID_JSON. Output is bounded by MAX_MARKDOWN_CHARS.
  */
-import { MAX_MARKDOWN_CHARS, fence, truncatedWarning } from './markdown.js';
-import type { Warning } from './types.js';
+import { MAX_MARKDOWN_CHARS, fence, truncatedWarning } from '../markdown.js';
+import type { Warning } from '../types.js';
 
 /** Deeper than this, JSON is shown as sent: indentation would dwarf the content. */
 const MAX_PRETTY_DEPTH = 256;

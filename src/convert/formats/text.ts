@@ -3,8 +3,8 @@
  * first heading); plain text is returned as is, fenced only when it looks like source code
  * (by media type, URL extension, or the shape of its lines).
  */
-import { MAX_MARKDOWN_CHARS, fence, truncatedWarning } from './markdown.js';
-import type { Warning } from './types.js';
+import { MAX_MARKDOWN_CHARS, fence, truncatedWarning } from '../markdown.js';
+import type { Warning } from '../types.js';
 
 export interface TextConversion {
   markdown: string;

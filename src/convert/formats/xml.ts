@@ -9,8 +9,8 @@
  */
 import { parseDocument } from 'htmlparser2';
 import type { ChildNode, Document, Element } from 'domhandler';
-import { MAX_MARKDOWN_CHARS, clip, escapeInline, squash, truncatedWarning } from './markdown.js';
-import type { Warning } from './types.js';
+import { MAX_MARKDOWN_CHARS, clip, escapeInline, squash, truncatedWarning } from '../markdown.js';
+import type { Warning } from '../types.js';
 
 /** Entries listed from a feed, URLs from a sitemap, and elements in an outline. */
 const MAX_FEED_ENTRIES = 1_000;

@@ -6,14 +6,14 @@
  * "fake worker" inside that thread, so nothing is downloaded and no canvas is used.
  * The worker returns positioned text runs; `pdf-layout.ts` turns them into Markdown.
  */
-import { ServiceError } from '../errors.js';
-import { clip } from './markdown.js';
+import { ServiceError } from '../../errors.js';
+import { clip } from '../markdown.js';
 import type { PdfOutlineEntry, PdfPage } from './pdf-layout.js';
 import { layoutPdf } from './pdf-layout.js';
 import type { Worker } from 'node:worker_threads';
-import type { PdfWorkerMessage, PdfWorkerPool } from './workers/pdf-worker.js';
-import { runPdfJob, spawnPdfWorker } from './workers/pdf-worker.js';
-import type { ConvertResult, DocumentMetadata, Warning } from './types.js';
+import type { PdfWorkerMessage, PdfWorkerPool } from '../workers/pdf-worker.js';
+import { runPdfJob, spawnPdfWorker } from '../workers/pdf-worker.js';
+import type { ConvertResult, DocumentMetadata, Warning } from '../types.js';
 
 export interface PdfOptions {
   /** Wall-clock budget for pdf.js, ms. A 10 MB / 500-page PDF takes a few seconds. */

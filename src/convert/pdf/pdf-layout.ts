@@ -9,7 +9,7 @@
  * breaks as `<!-- page N -->`).
  * Coordinates are viewport units: x to the right, y down, y = baseline.
  */
-import { fence } from './markdown.js';
+import { fence } from '../markdown.js';
 import type { Line } from './pdf-columns.js';
 import { findGutters, orderLines } from './pdf-columns.js';
 import type { PdfPage } from './pdf-runs.js';

@@ -3,8 +3,8 @@
  * sniffing so a mislabelled body is still read correctly. Binary formats we do not read
  * (images, audio, video, archives, fonts, office files) → UNSUPPORTED_TYPE naming the type.
  */
-import { ServiceError } from '../errors.js';
-import { urlExtension } from './markdown.js';
+import { ServiceError } from '../../errors.js';
+import { urlExtension } from '../markdown.js';
 import type { Sniffed } from './sniff.js';
 import { sniffContent } from './sniff.js';
 

@@ -3,8 +3,8 @@
  * parse rows (RFC 4180 quoting, bounded in rows, columns and cell size) → decide whether
  * the first row is a header → render (ragged rows padded, pipes escaped, newlines → <br>).
  */
-import { MAX_MARKDOWN_CHARS, truncatedWarning } from './markdown.js';
-import type { Warning } from './types.js';
+import { MAX_MARKDOWN_CHARS, truncatedWarning } from '../markdown.js';
+import type { Warning } from '../types.js';
 
 /** Rows kept; a longer file is cut with TRUNCATED (a table this long is for machines anyway). */
 export const MAX_ROWS = 50_000;
