@@ -43,7 +43,9 @@ describe('WorkerPool', () => {
   });
 
   it('runs more jobs than workers, in any order, each to its own answer', async () => {
-    const p = pool({ size: 2 });
+    // a queue bound far above any wait: this test is about order, not admission (fresh workers
+    // start slowly on a loaded machine, and the default 5 s bound then refuses)
+    const p = pool({ size: 2, queueTimeoutMs: 60_000 });
     const pages = Array.from({ length: 7 }, (_, i) => PAGE.replace('three nights', `${i + 1} nights`));
     const results = await Promise.all(pages.map((page) => p.run(CONVERT_TEXT_JOB, doc(page))));
     results.forEach((r, i) => expect(r.markdown).toContain(`up to ${i + 1} nights`));
