@@ -34,7 +34,15 @@ interface RawTextTokenizer {
   isSpecial: boolean;
   currentSequence: Uint8Array;
   sequenceIndex: number;
+  state: number;
+  stateCDATASequence(c: number): void;
 }
+
+/** htmlparser2's tokenizer states (its `State` enum is not exported). */
+const STATE_IN_SPECIAL_COMMENT = 21;
+const STATE_IN_COMMENT_LIKE = 22;
+/** `]`, the first byte of `]]>`, the sequence a CDATA section waits for. */
+const CLOSE_BRACKET = 0x5d;
 
 /**
  * Parser whose open-element stack never grows past MAX_PARSE_DEPTH, and which reads
@@ -72,9 +80,26 @@ class DepthCappedParser extends Parser {
 export function parseHtml(html: string): Document {
   const handler = new LightTreeBuilder();
   const parser = new DepthCappedParser(handler, PARSE_OPTIONS);
+  cdataAsBrowsersDo(parser);
   parser.end(html);
   adoptContentAfterBody(handler.root);
   return handler.root;
+}
+
+/**
+ * `<![CDATA[` outside SVG and MathML is a bogus comment that ends at the next `>`, as a
+ * browser reads it; htmlparser2 reads on to the next `]]>`, so a stray `<![CDATA[` at the
+ * top of a template (some forum themes print one) hides the whole page in a comment.
+ */
+function cdataAsBrowsersDo(parser: object): void {
+  const p = parser as unknown as { tokenizer: RawTextTokenizer; isInForeignContext(): boolean };
+  const t = p.tokenizer;
+  const original = t.stateCDATASequence;
+  t.stateCDATASequence = function (this: RawTextTokenizer, c: number): void {
+    original.call(this, c);
+    if (this.state === STATE_IN_COMMENT_LIKE && this.currentSequence[0] === CLOSE_BRACKET && !p.isInForeignContext())
+      this.state = STATE_IN_SPECIAL_COMMENT;
+  };
 }
 
 /**
