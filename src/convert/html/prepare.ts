@@ -100,6 +100,12 @@ export interface PrepareOptions {
 
 /** Hidden text kept for the injection check, at most. */
 const HIDDEN_SAMPLE_CHARS = 64 * 1024;
+/** A hidden block is a cloak over the page (kept) when it holds this much text… */
+const CLOAK_MIN_CHARS = 500;
+/** …and this share of the body's text with the page heading or a main landmark in it, or the second share alone. */
+const CLOAK_MIN_SHARE = 0.5;
+const CLOAK_ALONE_SHARE = 0.7;
+const CLOAK_MARKS = new Set(['h1', 'main', 'article']);
 
 export interface Prepared {
   signals: ShellSignals;
@@ -179,9 +185,27 @@ class PrepareWalk {
       this.hidden.invisibleChars += chars;
       return !this.keepHidden;
     }
+    if (chars >= CLOAK_MIN_CHARS && this.isCloak(node, chars)) {
+      this.hidden.revealableChars += chars;
+      return false;
+    }
     // a stylesheet's show/hide of a whole section is left to the page's scripts to undo
     if (reason === 'sheet-ui') return chars <= INVISIBLE_MAX_CHARS;
     return true;
+  }
+
+  private bodyChars = -1;
+
+  /**
+   * A cloak: the page's scripts hide the whole page until they are ready (an anti-flicker
+   * or age-gate wrapper, a framework waiting for its styles) and show it then. A hidden
+   * block holding most of the page's text, with the page heading or its main landmark in
+   * it, is the page, not a menu or a dialog.
+   */
+  private isCloak(node: Element, chars: number): boolean {
+    if (this.bodyChars < 0) this.bodyChars = this.firstBody ? textOf(this.firstBody).trim().length : 0;
+    if (chars < this.bodyChars * CLOAK_MIN_SHARE) return false;
+    return chars >= this.bodyChars * CLOAK_ALONE_SHARE || holdsAny(node, CLOAK_MARKS);
   }
 
   run(nodes: readonly ChildNode[], startDepth: number): void {
@@ -327,6 +351,16 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (inline === 'ui') return 'ui';
   if (looksAnimated(el)) return null;
   return inline ?? visibility.bySheet.get(el) ?? null;
+}
+
+function holdsAny(root: Element, names: ReadonlySet<string>): boolean {
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (names.has(el.name)) return true;
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
 }
 
 /** KaTeX/MathJax put the readable TeX next to an aria-hidden visual copy; keep the carriers. */
