@@ -55,6 +55,8 @@ const SHOP_UI_TEXT =
 /** A grid's result count and sort/filter labels left when prepare removed the controls. */
 const GRID_UI_TEXT =
   /^(?:(?:showing )?[\d,.\u2013-]+(?: of [\d,.]+)?(?: [a-z]+){0,2}\s*)?(?:sort(?: by)?:?|filter(?: by)?:?|refine|clear all|view:?|show:?)$|^(?:showing )?[\d,.\u2013-]+ (?:of [\d,.]+ )?results?$/i;
+/** A placeholder that scripts replace ("Loading…"): never the content itself. */
+const PLACEHOLDER_TEXT = /^(?:loading|please wait|spinner)\s*(?:\.{1,3}|…)?$/i;
 /** Longer thread notices: the invitation to ask or browse under a Q&A page. */
 const THREAD_UI_NOTICE = /^(?:not the answer you're looking for\?|browse other questions tagged)/i;
 const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|respond|disqus|replies)(?:[\s_-]|$)/;
@@ -134,6 +136,7 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   const t = collapseWhitespace(textOf(el));
   if (DOCS_CHROME_TEXT.test(t)) return true;
   if (textLen > BOILERPLATE_TEXT_MAX) return false;
+  if (PLACEHOLDER_TEXT.test(t)) return true;
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
   if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
   if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;

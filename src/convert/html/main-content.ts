@@ -119,7 +119,7 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   // Tests of one rung of the ladder (flags) look at the bare result.
   if (opts.flags !== undefined) return content;
   const before = content.drop.size;
-  dropRepeatedBlocks(content.roots, content.drop, content.stats);
+  dropRepeatedBlocks(content.roots, content.drop, content.stats, opts.pageType === 'forum');
   if (content.drop.size !== before) content.textLength = contentLength(content.roots, content.drop, content.stats);
   return content;
 }

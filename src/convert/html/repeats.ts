@@ -9,7 +9,8 @@ import type { StatsMap } from './stats.js';
  * A block whose text equals an earlier block's is such a copy and is dropped, unless the
  * two sit at the same place of a repeated structure (siblings, or the same path of tags
  * and classes below their common ancestor: the same note in every card of a grid, the
- * same step in every tab of a code sample): a repetition the page means.
+ * same step in every tab of a code sample): a repetition the page means. In a thread the
+ * same place of every post repeats a member's signature, which goes.
  */
 
 /** Blocks shorter than this are labels ("Add to cart", "Size"), which legitimately recur. */
@@ -43,7 +44,7 @@ const OPAQUE = new Set(['table', 'pre', 'code', 'svg', 'math', 'blockquote']);
 const TEASER_LINK_DENSITY = 0.5;
 
 /** Adds to `drop` the blocks under `roots` that repeat an earlier block elsewhere on the page. */
-export function dropRepeatedBlocks(roots: readonly Element[], drop: Set<Element>, stats: StatsMap): void {
+export function dropRepeatedBlocks(roots: readonly Element[], drop: Set<Element>, stats: StatsMap, thread = false): void {
   const byLength = new Map<number, Element[]>();
   const texts = new Map<Element, string>();
   const text = (el: Element): string => {
@@ -69,7 +70,7 @@ export function dropRepeatedBlocks(roots: readonly Element[], drop: Set<Element>
       const earlier = byLength.get(len);
       if (earlier === undefined) byLength.set(len, [el]);
       else {
-        if (earlier.some((e) => !contains(e, el) && text(e) === text(el) && !samePlace(e, el))) {
+        if (earlier.some((e) => !contains(e, el) && text(e) === text(el) && (thread || !samePlace(e, el)))) {
           drop.add(el);
           continue;
         }
