@@ -13,12 +13,25 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 EVAL=${EXTRACT_EVAL_DIR:-$ROOT/../shared/tools/extract-eval}
 WCXB=${WCXB_DIR:-$ROOT/../shared/bench/wcxb-dev}
-if [ ! -d "$EVAL/node_modules" ]; then (cd "$EVAL" && npm install); fi
+ARTICLES=${ARTICLES_DIR:-$ROOT/../shared/bench/article-extraction}
+if [ ! -d "$EVAL/node_modules" ]; then
+  if [ -w "$EVAL" ]; then
+    (cd "$EVAL" && npm install --no-audit --no-fund)
+  else
+    # a read-only shared checkout: run a private copy with its own dependencies (git-ignored)
+    COPY=$ROOT/bench/.extract-eval
+    if [ ! -d "$COPY/node_modules" ]; then
+      rm -rf "$COPY" && mkdir -p "$COPY" && cp -R "$EVAL/." "$COPY/" && chmod -R u+w "$COPY"
+      (cd "$COPY" && npm install --no-audit --no-fund)
+    fi
+    EVAL=$COPY
+  fi
+fi
 ONLY=${ONLY:-}
 if [ "$ONLY" != "wcxb" ]; then
   echo "== article-extraction benchmark (181 articles)"
   (cd "$EVAL" && node src/cli.mjs all \
-    --extractors "$ROOT/bench/extract-adapter.mjs,readability-linkedom" \
+    --extractors "$ROOT/bench/extract-adapter.mjs,readability-linkedom" --data "$ARTICLES" \
     --repeat "${REPEAT:-3}" --out "$ROOT/bench/results/extract/article" "$@")
 fi
 if [ "$ONLY" != "article" ]; then
