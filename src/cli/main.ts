@@ -38,7 +38,7 @@ Usage:
   pith read <url> --remote <base_url> --key K [--fresh] [--render[=auto|false]] [--json] [read options]   read through a pith server
     read options: --target <css> (only that part) --remove <css> (cut parts first) --whole-page (no main-content detection)
                   --format markdown|html|text  --links --images (list them)  --link-mode inline|references|text
-                  --image-mode keep|alt|drop
+                  --image-mode keep|alt|drop  --no-clean-urls (URLs exactly as found, tracking parameters kept)
   pith score <url> [--remote <base_url> --key K] [--json]         agent-readiness score (here, or through a server)
   pith map <url> [--remote <base_url> --key K] [--limit N] [--search Q] [--include G,…] [--exclude G,…] [--json]   the site's URLs
   pith extract <url> [--remote <base_url> --key K] [--fresh] [--render[=auto|false]] [--json]   structured data as JSON

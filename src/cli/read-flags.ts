@@ -6,11 +6,12 @@ import { UsageError } from './args.js';
  * `pith read` flags for the read options (issue 17), as the request body names them, so the
  * local engine and a remote server get the same thing: `--target <css>`, `--remove <css>`
  * (a selector list `a, b` takes several), `--format markdown|html|text`, `--links`,
- * `--images`, `--whole-page` (main_content: false), `--link-mode`, `--image-mode`.
+ * `--images`, `--whole-page` (main_content: false), `--link-mode`, `--image-mode`,
+ * `--no-clean-urls` (clean_urls: false: URLs exactly as found).
  */
 
 /** Flags of read that take no value (see BOOLEAN_FLAGS of client-commands.ts). */
-export const READ_BOOLEAN_FLAGS = ['links', 'images', 'whole-page'];
+export const READ_BOOLEAN_FLAGS = ['links', 'images', 'whole-page', 'no-clean-urls'];
 
 const FORMATS = ['markdown', 'html', 'text'] as const;
 const LINK_MODES = ['inline', 'references', 'text'] as const;
@@ -47,6 +48,7 @@ export function readOptionsBodyOf(args: ParsedArgs): ReadOptionsBody {
   if (args.options.has('links')) body.links = true;
   if (args.options.has('images')) body.images = true;
   if (args.options.has('whole-page')) body.main_content = false;
+  if (args.options.has('no-clean-urls')) body.clean_urls = false;
   return body;
 }
 

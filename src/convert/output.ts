@@ -3,7 +3,7 @@ import { collapseWhitespace, parseHtml, textOf, walkElements } from './html/dom.
 import { writeHtml } from './html/html-output.js';
 import { MAX_LISTED } from './html/markdown.js';
 import { writeText } from './html/text-output.js';
-import { imageSource, resolveUrl } from './html/urls.js';
+import { imageSource, outputUrl } from './html/urls.js';
 import { countTokens } from './tokens.js';
 import type { ConvertResult, DocumentOptions, OutputFormat, PageImage, PageLink, Warning } from './types.js';
 import type { Job } from './workers/jobs.js';
@@ -63,6 +63,7 @@ async function fromMarkdown(result: ConvertResult, options: DocumentOptions, url
   const modes = {
     ...(options.imageMode ? { imageMode: options.imageMode } : {}),
     ...(options.linkMode ? { linkMode: options.linkMode } : {}),
+    ...(options.cleanUrls === false ? { cleanUrls: false } : {}),
   };
   const out: Partial<ConvertResult> = {};
   if (options.format === 'html') out.html = writeHtml(roots, { base: url, ...modes });
@@ -70,7 +71,7 @@ async function fromMarkdown(result: ConvertResult, options: DocumentOptions, url
   if (options.links) {
     out.links = listed(doc, 'a', (a) => {
       const href = a.attribs.href;
-      const target = href && !href.trim().startsWith('#') ? resolveUrl(href, url) : null;
+      const target = href && !href.trim().startsWith('#') ? outputUrl(href, url, options.cleanUrls !== false) : null;
       return target ? { url: target, text: collapseWhitespace(textOf(a)) } : null;
     });
     // no page around the document: every link of it is content
@@ -79,7 +80,7 @@ async function fromMarkdown(result: ConvertResult, options: DocumentOptions, url
   if (options.images) {
     out.images = listed(doc, 'img', (img) => {
       const src = imageSource(img);
-      const target = src ? resolveUrl(src, url) : null;
+      const target = src ? outputUrl(src, url, options.cleanUrls !== false) : null;
       return target ? { url: target, alt: collapseWhitespace(img.attribs.alt ?? '') } : null;
     });
   }

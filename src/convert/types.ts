@@ -62,6 +62,8 @@ export interface DocumentOptions {
   images?: boolean;
   imageMode?: ImageMode;
   linkMode?: LinkMode;
+  /** `clean_urls: false`: URLs exactly as found (no tracking parameters removed, no redirect unwrapped). */
+  cleanUrls?: boolean;
 }
 
 export interface ConvertResult {

@@ -99,6 +99,12 @@ export const readOptionProperties = {
     description:
       'Links in the Markdown: `inline` `[text](url)`, `references` (`[text][1]`, one number per URL, the list of `[1]: url` at the end) or `text` (link text only).',
   },
+  clean_urls: {
+    type: 'boolean',
+    default: true,
+    description:
+      'true: well-known tracking parameters (`utm_*`, `fbclid`, `gclid`, `msclkid`, `mc_cid`, `_hsenc`, …) are removed from every link and image URL and redirect wrappers that carry their target in the URL are unwrapped; everything else of a URL stays as found. false: URLs exactly as found.',
+  },
 } as const;
 
 export const readRequestSchema = {

@@ -96,6 +96,8 @@ const DESCRIBE = {
     "true also returns the list of the content's links (url, text), deduplicated, plus how many other links the page has. Use it to decide which page to read next.",
   images: "true also returns the list of the content's images (url, alt).",
   image_mode: '"keep" (default), "alt" (images replaced by their alt text) or "drop": fewer tokens when images do not matter.',
+  clean_urls:
+    'true (default) removes tracking parameters (utm_*, fbclid, gclid, …) from URLs and unwraps redirect wrappers; false keeps every URL exactly as found.',
   link_mode:
     '"inline" (default) [text](url), "references" ([text][1] with the URL list at the end: easy to cite, fewer tokens when URLs repeat) or "text" (link text only, the fewest tokens).',
 };
@@ -111,6 +113,7 @@ const READ_OPTION_KEYS = [
   'images',
   'image_mode',
   'link_mode',
+  'clean_urls',
 ] as const;
 
 function readOptionFields(args: Partial<Record<(typeof READ_OPTION_KEYS)[number], unknown>>): Record<string, unknown> {

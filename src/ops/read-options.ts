@@ -20,6 +20,8 @@ export interface ReadOptions {
   images: boolean;
   imageMode: ImageMode;
   linkMode: LinkMode;
+  /** `clean_urls`: tracking parameters removed and redirect wrappers unwrapped (default). */
+  cleanUrls: boolean;
 }
 
 export const DEFAULT_READ_OPTIONS: ReadOptions = {
@@ -32,6 +34,7 @@ export const DEFAULT_READ_OPTIONS: ReadOptions = {
   images: false,
   imageMode: 'keep',
   linkMode: 'inline',
+  cleanUrls: true,
 };
 
 /** The options that differ from the defaults, in a fixed key order, selectors sorted. */
@@ -68,5 +71,6 @@ export function documentOptionsOf(options: ReadOptions): DocumentOptions {
   if (options.images) out.images = true;
   if (options.imageMode !== 'keep') out.imageMode = options.imageMode;
   if (options.linkMode !== 'inline') out.linkMode = options.linkMode;
+  if (!options.cleanUrls) out.cleanUrls = false;
   return out;
 }

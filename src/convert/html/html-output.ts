@@ -4,7 +4,7 @@ import { isElement, isText } from './dom.js';
 import { GUTTER, codeLanguage, codeText } from './markdown-code.js';
 import { isMath, mathTex } from './markdown-math.js';
 import { isHeadingAnchor } from './markdown.js';
-import { imageSource, resolveUrl } from './urls.js';
+import { imageSource, outputUrl } from './urls.js';
 
 /**
  * `format: html`: the cleaned content written back as HTML through an allow-list (issue 21,
@@ -183,6 +183,8 @@ export interface HtmlOutputOptions {
   drop?: ReadonlySet<Element>;
   imageMode?: ImageMode;
   linkMode?: LinkMode;
+  /** `clean_urls: false` keeps URLs exactly as found. */
+  cleanUrls?: boolean;
 }
 
 /** The content roots (minus `drop`) as sanitised HTML, one root after another. */
@@ -245,7 +247,7 @@ class HtmlWriter {
   private link(el: Element, inPre: boolean): void {
     if (isHeadingAnchor(el)) return;
     const href = el.attribs.href;
-    const url = href !== undefined && href.trim() !== '#' ? resolveUrl(href, this.opts.base) : null;
+    const url = href !== undefined && href.trim() !== '#' ? outputUrl(href, this.opts.base, this.opts.cleanUrls !== false) : null;
     if (url === null || this.opts.linkMode === 'text') {
       this.children(el, inPre);
       return;
@@ -258,7 +260,7 @@ class HtmlWriter {
     const mode = this.opts.imageMode ?? 'keep';
     if (mode === 'drop') return;
     const src = imageSource(img);
-    const url = src ? resolveUrl(src, this.opts.base) : null;
+    const url = src ? outputUrl(src, this.opts.base, this.opts.cleanUrls !== false) : null;
     const alt = (img.attribs.alt ?? '').replace(/\s+/g, ' ').trim();
     if (url === null || mode === 'alt') {
       if (alt) this.out.push(escapeHtml(alt));

@@ -17,7 +17,9 @@ import { renderTable } from './markdown-table.js';
 import { BLOCK_TAGS } from './stats.js';
 import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
-import { imageSource, resolveUrl } from './urls.js';
+import { countContent, isDecorativeImage, stripUnrendered } from './lean.js';
+import type { ContentCounts } from './lean.js';
+import { imageSource, outputUrl } from './urls.js';
 
 /**
  * Our HTML → GitHub-flavoured Markdown writer. Blocks are rendered to strings and joined
@@ -36,6 +38,10 @@ export interface WriterOptions {
   imageMode?: ImageMode;
   /** `link_mode`: inline links (default), numbered references listed at the end, or link text only. */
   linkMode?: LinkMode;
+  /** `clean_urls`: tracking parameters removed and redirect wrappers unwrapped (default true). */
+  cleanUrls?: boolean;
+  /** Lean output (default true): decorative images, repeated links and unrendered markup left out. */
+  lean?: boolean;
 }
 
 /** Most entries of the `links` and `images` lists of one page. */
@@ -47,6 +53,8 @@ const STRONG = new Set(['strong', 'b']);
 const EMPHASIS = new Set(['em', 'i', 'cite', 'dfn']);
 const STRIKE = new Set(['del', 's', 'strike']);
 const SKIP_INLINE = new Set(['br', 'wbr']);
+/** Link text that is nothing but images. */
+const IMAGE_ONLY = /^(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
 
 export class MarkdownWriter {
   readonly base: string | null;
@@ -54,7 +62,19 @@ export class MarkdownWriter {
   private readonly stats: StatsMap | undefined;
   private readonly imageMode: ImageMode;
   private readonly linkMode: LinkMode;
+  private readonly cleanUrls: boolean;
+  private readonly lean: boolean;
   private figureCaption: string | null = null;
+  /** What the content holds, counted before writing (lean output). */
+  private counts: ContentCounts | null = null;
+  /** Link URLs already written. */
+  private readonly written = new Set<string>();
+  /** URL + link text → the item (post, card, row) it was last seen in. */
+  private readonly seenIn = new Map<string, Element | null>();
+  /** Image URLs already written. */
+  private readonly writtenImages = new Set<string>();
+  /** Alt texts of images already written (altSubject). */
+  private readonly writtenAlts = new Set<string>();
   /** Reference numbers by URL (`link_mode: references`), in order of first use. */
   private readonly references = new Map<string, number>();
   /** Every link and image written (whatever the modes), deduplicated by URL, for the `links` and `images` lists. */
@@ -67,10 +87,18 @@ export class MarkdownWriter {
     this.stats = opts.stats;
     this.imageMode = opts.imageMode ?? 'keep';
     this.linkMode = opts.linkMode ?? 'inline';
+    this.cleanUrls = opts.cleanUrls !== false;
+    this.lean = opts.lean !== false;
+  }
+
+  /** A link or image target through the URL policy (and cleaned unless `clean_urls: false`). */
+  private url(href: string): string | null {
+    return outputUrl(href, this.base, this.cleanUrls);
   }
 
   /** Render several roots (content and merged siblings) into one document. */
   render(roots: readonly ChildNode[]): string {
+    if (this.lean) this.counts = countContent(roots, this.drop);
     const blocks = this.blocks(roots);
     if (this.references.size > 0) blocks.push([...this.references].map(([url, n]) => `[${n}]: ${linkDestination(url)}`).join('\n'));
     return finishDocument(blocks.join('\n\n'));
@@ -81,7 +109,8 @@ export class MarkdownWriter {
    * escaped too: `[1]` typed on the page must not become a link to our reference 1.
    */
   private text(data: string): string {
-    const escaped = escapeText(data.replace(/[\s\u00a0]+/g, ' '));
+    const clean = this.counts !== null && (data.includes('[') || data.includes('{')) ? stripUnrendered(data, this.counts.shortcodes) : data;
+    const escaped = escapeText(clean.replace(/[\s\u00a0]+/g, ' '));
     return this.linkMode === 'references' && escaped.includes('[') ? escaped.replace(/\[/g, '\\[') : escaped;
   }
 
@@ -198,10 +227,14 @@ export class MarkdownWriter {
    */
   private blockLink(el: Element): string[] {
     const blocks = this.blocks(el.children);
-    const url = el.attribs.href !== undefined ? resolveUrl(el.attribs.href, this.base) : null;
+    const url = el.attribs.href !== undefined ? this.url(el.attribs.href) : null;
     if (!url || el.attribs.href?.trim() === '#') return blocks;
     this.noteLink(url, el, el.attribs.href as string);
     if (this.linkMode === 'text') return blocks;
+    if (this.lean && this.linkMode === 'inline') {
+      if (this.written.has(url)) return blocks;
+      this.written.add(url);
+    }
     const dest = this.destination(url);
     let target = blocks.findIndex((b) => /^#{1,6} /.test(b) && !b.includes(']('));
     if (target < 0) target = blocks.findIndex((b) => !/^(?:[-*>|`$]|\d+\. |!\[)/.test(b) && !b.includes('\n') && !b.includes(']('));
@@ -350,10 +383,27 @@ export class MarkdownWriter {
     const href = el.attribs.href;
     if (!text) return '';
     if (href === undefined || href.trim() === '' || href.trim() === '#') return inner;
-    const url = resolveUrl(href, this.base);
+    const url = this.url(href);
     if (!url) return inner;
     this.noteLink(url, el, href);
     if (this.linkMode === 'text') return inner;
+    // numbered references already write each URL once
+    if (this.lean && this.linkMode === 'inline' && !href.trim().startsWith('#')) {
+      // a URL is written once: a repeat (the same card's title after its image, a profile
+      // link on every post, "Check price" again) keeps its text, not the URL again
+      if (this.written.has(url)) {
+        // the same link again in the same post, card or row ("Check price" twice): once
+        const key = `${url}\n${text}`;
+        const item = itemOf(el);
+        if (this.seenIn.get(key) === item) return '';
+        this.seenIn.set(key, item);
+        return inner;
+      }
+      // a linked picture whose target a text link of the content also names: the picture alone
+      if (IMAGE_ONLY.test(text) && this.counts?.textLinks.has(href)) return inner;
+      this.written.add(url);
+      this.seenIn.set(`${url}\n${text}`, itemOf(el));
+    }
     const lead = /^\s/.test(inner) ? ' ' : '';
     const trail = /\s$/.test(inner) ? ' ' : '';
     return `${lead}[${text}]${this.destination(url)}${trail}`;
@@ -362,10 +412,23 @@ export class MarkdownWriter {
   private image(img: Element): string {
     const src = imageSource(img);
     if (!src) return '';
-    const url = resolveUrl(src, this.base);
+    const url = this.url(src);
     const alt = collapseWhitespace(img.attribs.alt ?? '') || this.figureCaption || '';
+    if (this.lean && isDecorativeImage(img, src, this.counts)) return '';
     if (url && !this.images.has(url) && this.images.size < MAX_LISTED) this.images.set(url, { url, alt });
     if (this.imageMode === 'drop') return '';
+    if (this.lean && url) {
+      // the same picture again (a thumbnail and its repeat): written once
+      if (this.writtenImages.has(url)) return '';
+      this.writtenImages.add(url);
+      // the same alt again (a gallery's "Tent 1", "Tent 2", a generic alt on every card):
+      // the first picture says it; the others add a URL each and no words
+      const subject = altSubject(alt);
+      if (subject !== '') {
+        if (this.writtenAlts.has(subject)) return '';
+        this.writtenAlts.add(subject);
+      }
+    }
     // an image whose URL the policy refuses is its alt text
     if (!url || this.imageMode === 'alt') return alt ? this.text(alt) : '';
     return `![${escapeBrackets(alt)}](${linkDestination(url)})`;
@@ -392,6 +455,29 @@ export function isHeadingAnchor(el: Element): boolean {
   if (/(?:^|\s)(?:headerlink|anchor|hash-link|heading-anchor|anchorjs-link|header-anchor)(?:\s|$)/.test(cls)) return true;
   const t = textOf(el).trim();
   return (t === '¶' || t === '#' || t === '§' || t === '🔗') && (el.attribs.href ?? '').startsWith('#');
+}
+
+/** Trailing words of an alt that number or name a view rather than a subject. */
+const ALT_NOISE = /^(?:[-–|#(),:]*|\(?\d{1,3}\)?|image|img|photo|picture|view|thumbnail|hover|primary|alt)$/;
+
+/** An alt text without its running number or view word: `Tent 3/4 view 2` → `tent 3/4`. */
+function altSubject(alt: string): string {
+  const words = alt.toLowerCase().slice(0, 300).split(/\s+/);
+  while (words.length > 0 && ALT_NOISE.test(words[words.length - 1] as string)) words.pop();
+  return words.join(' ').trim();
+}
+
+/** Elements that hold one item of a page: a list item, a row, a post or card, a definition. */
+const ITEM = new Set(['li', 'tr', 'article', 'dd', 'section', 'blockquote']);
+
+/** The nearest item around an element, else its parent. */
+function itemOf(el: Element): Element | null {
+  let p = el.parent;
+  for (let i = 0; i < 12 && p !== null && isElement(p); i++) {
+    if (ITEM.has(p.name)) return p;
+    p = p.parent;
+  }
+  return el.parent !== null && isElement(el.parent) ? el.parent : null;
 }
 
 function hasClassToken(el: Element, token: string): boolean {

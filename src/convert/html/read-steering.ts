@@ -16,13 +16,14 @@ import { writeText } from './text-output.js';
  */
 export class ReadSteering {
   readonly warnings: Warning[] = [];
-  readonly modes: { imageMode?: ImageMode; linkMode?: LinkMode };
+  readonly modes: { imageMode?: ImageMode; linkMode?: LinkMode; cleanUrls?: boolean };
   private readonly budget = new SelectorBudget();
 
   constructor(private readonly options: DocumentOptions) {
     this.modes = {
       ...(options.imageMode ? { imageMode: options.imageMode } : {}),
       ...(options.linkMode ? { linkMode: options.linkMode } : {}),
+      ...(options.cleanUrls === false ? { cleanUrls: false } : {}),
     };
   }
 
@@ -60,7 +61,7 @@ export class ReadSteering {
     if (format === 'text') out.text = clean(writeText(content.roots, { drop: content.drop, ...this.modes }));
     if (this.options.links) {
       out.links = [...writer.links.values()];
-      out.linksElsewhere = linksElsewhere(body, writer.base, writer.links);
+      out.linksElsewhere = linksElsewhere(body, writer.base, writer.links, this.options.cleanUrls !== false);
     }
     if (this.options.images) out.images = [...writer.images.values()];
     return out;

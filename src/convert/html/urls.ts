@@ -1,4 +1,5 @@
 import type { Element } from 'domhandler';
+import { cleanUrl } from './clean-url.js';
 
 /**
  * One URL policy for every link and image we write: the URL is parsed by the WHATWG URL
@@ -18,6 +19,17 @@ export function resolveUrl(href: string, base: string | null): string | null {
     return null;
   }
   return ALLOWED_SCHEMES.has(url.protocol) ? url.href : null;
+}
+
+/**
+ * A URL we write: through the policy, then (unless `clean_urls: false`) without tracking
+ * parameters and out of its redirect wrapper — the cleaned URL passes the policy again.
+ */
+export function outputUrl(href: string, base: string | null, clean: boolean): string | null {
+  const url = resolveUrl(href, base);
+  if (url === null || !clean || !(url.startsWith('http:') || url.startsWith('https:'))) return url;
+  const cleaned = cleanUrl(url);
+  return cleaned === url ? url : resolveUrl(cleaned, null);
 }
 
 /** The effective base: `<base href>` resolved against the page URL, else the page URL. */

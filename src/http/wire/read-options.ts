@@ -31,6 +31,7 @@ export function readOptionsOf(body: ReadOptionsBody, format?: OutputFormat): Rea
     images: body.images === true,
     imageMode: body.image_mode ?? 'keep',
     linkMode: body.link_mode ?? 'inline',
+    cleanUrls: body.clean_urls !== false,
   };
 }
 

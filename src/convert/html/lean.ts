@@ -1,0 +1,181 @@
+import type { ChildNode, Element } from 'domhandler';
+import { isElement, isText } from './dom.js';
+import { imageSource } from './urls.js';
+
+/**
+ * Lean Markdown (issue 22): what of the content costs tokens without being content. Judged
+ * from structure only — declared sizes, ARIA, alt, the classes of the element and its
+ * panel, how often an image repeats — never from a site's name.
+ *
+ * - Decorative images: icons, avatars, rank and award badges, spacers and tracking pixels,
+ *   and images that repeat as an ornament.
+ * - Unrendered markup: page-builder shortcodes (`[vc_row …]…[/vc_row]`) and template
+ *   placeholders (`{{ … }}`, `{% … %}`), removed without the text they wrap.
+ */
+
+/** An image declared this small (CSS px, either side) is an icon, a bullet or a pixel. */
+const ICON_MAX_PX = 40;
+/** An image source seen this often in the content is an ornament (ticks, stars, separators). */
+const ORNAMENT_REPEATS = 3;
+/** A card holds at most this much text beside its image. */
+const CARD_TEXT_MAX = 300;
+/** Ancestors looked at for a user panel or an icon wrapper. */
+const PANEL_DEPTH = 4;
+
+/** Class/id tokens of the image or its near ancestors that mark a person panel or an icon. */
+const DECORATIVE_CONTEXT =
+  /(?:^|[\s_-])(?:avatars?|gravatar|userpic|user-?pic|user-?info|user-?details|author-?(?:avatar|image|img|photo|pic)|profile-?(?:pic|image|img|photo)|postprofile|poster-?info|rank(?:s|-?img|-?image|-?icon)?|badges?|award-?badge|icons?|emoji|emoticons?|smil(?:ey|ies)|spacer|tracking-?pixel|sprite)(?:$|[\s_-])/i;
+/** File-name words of decorative images. */
+const DECORATIVE_FILE =
+  /(?:^|[/_.-])(?:avatars?|gravatar|badges?|icons?|favicon|emoji|emoticons?|smil(?:ey|ies)|spacer|pixel|blank|transparent|1x1|sprite|rank\d*|stars?-?\d)(?:[/_.\d-]|$)/i;
+
+/** The content's image sources and link targets, counted once before writing. */
+export interface ContentCounts {
+  /** Raw image source (as written in the page) → occurrences. */
+  images: Map<string, number>;
+  /** Raw `href`s of links with text (letters or digits outside images). */
+  textLinks: Set<string>;
+  /** Shortcode names seen closed (`[/name]`) anywhere in the content's text. */
+  shortcodes: Set<string>;
+}
+
+const CLOSING_SHORTCODE = /\[\/([a-z][a-z0-9_-]{0,40})\]/gi;
+
+/** One walk over what will be written (the dropped elements skipped). */
+export function countContent(roots: readonly ChildNode[], drop: ReadonlySet<Element>): ContentCounts {
+  const images = new Map<string, number>();
+  const shortcodes = new Set<string>();
+  const textLinks = new Set<string>();
+  const stack: ChildNode[] = [...roots].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as ChildNode;
+    if (isText(node)) {
+      if (node.data.includes('[/')) {
+        CLOSING_SHORTCODE.lastIndex = 0;
+        for (const m of node.data.matchAll(CLOSING_SHORTCODE)) shortcodes.add((m[1] as string).toLowerCase());
+      }
+      continue;
+    }
+    if (!isElement(node) || drop.has(node)) continue;
+    if (node.name === 'img') {
+      const src = imageSource(node);
+      if (src) images.set(src, (images.get(src) ?? 0) + 1);
+      continue;
+    }
+    if (node.name === 'a' && node.attribs.href !== undefined && !textLinks.has(node.attribs.href) && hasOwnText(node) > 0)
+      textLinks.add(node.attribs.href);
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as ChildNode);
+  }
+  return { images, textLinks, shortcodes };
+}
+
+/** Whether an `<img>` is decoration rather than content. */
+export function isDecorativeImage(img: Element, src: string, counts: ContentCounts | null): boolean {
+  const a = img.attribs;
+  if (a.role === 'presentation' || a.role === 'none' || a['aria-hidden'] === 'true') return true;
+  const w = declaredPx(a.width) ?? cssPx(a.style, 'width');
+  const h = declaredPx(a.height) ?? cssPx(a.style, 'height');
+  if ((w !== null && w <= 2) || (h !== null && h <= 2)) return true; // tracking pixel, spacer
+  if ((w !== null && w <= ICON_MAX_PX && (h === null || h <= ICON_MAX_PX)) || (h !== null && h <= ICON_MAX_PX && w === null)) return true;
+  if ((counts?.images.get(src) ?? 0) >= ORNAMENT_REPEATS) return true;
+  const alt = a.alt;
+  const path = pathOf(src);
+  if (DECORATIVE_FILE.test(path) && !isLongAlt(alt)) return true;
+  if (decorativeContext(img) && !isLongAlt(alt)) return true;
+  // alt="" is the author saying "decoration" when the image sits beside text it adds nothing to
+  if (alt !== undefined && alt.trim() === '' && besideText(img)) return true;
+  return false;
+}
+
+/** A meaningful alt: a few words, not a file name or a single label. */
+function isLongAlt(alt: string | undefined): boolean {
+  if (alt === undefined) return false;
+  const t = alt.trim();
+  return t.length >= 25 && t.includes(' ');
+}
+
+function declaredPx(v: string | undefined): number | null {
+  if (v === undefined) return null;
+  const m = /^(\d+(?:\.\d+)?)(?:px)?$/i.exec(v.trim());
+  return m ? Number(m[1]) : null;
+}
+
+const CSS_WIDTH = /(?:^|[;\s])width:\s*(\d+(?:\.\d+)?)px/i;
+const CSS_HEIGHT = /(?:^|[;\s])height:\s*(\d+(?:\.\d+)?)px/i;
+
+function cssPx(style: string | undefined, prop: 'width' | 'height'): number | null {
+  if (style === undefined || !style.includes(prop)) return null;
+  const m = (prop === 'width' ? CSS_WIDTH : CSS_HEIGHT).exec(style);
+  return m ? Number(m[1]) : null;
+}
+
+function pathOf(src: string): string {
+  const q = src.search(/[?#]/);
+  const p = q < 0 ? src : src.slice(0, q);
+  const slash = p.lastIndexOf('/');
+  // the file name and its folder: `/avatars/123.jpg`, `/img/icon-check.svg`
+  const prev = slash > 0 ? p.lastIndexOf('/', slash - 1) : -1;
+  return p.slice(prev < 0 ? 0 : prev);
+}
+
+function decorativeContext(img: Element): boolean {
+  let el: Element | null = img;
+  for (let i = 0; i <= PANEL_DEPTH && el !== null; i++) {
+    const a = el.attribs;
+    if ((a.class !== undefined && DECORATIVE_CONTEXT.test(a.class)) || (a.id !== undefined && DECORATIVE_CONTEXT.test(a.id))) return true;
+    if (i > 0 && (a['aria-hidden'] === 'true' || a.role === 'presentation')) return true;
+    const p: Element['parent'] = el.parent;
+    el = p !== null && isElement(p) ? p : null;
+  }
+  return false;
+}
+
+/** The image's link, heading, list item, cell, card or button also holds text. */
+function besideText(img: Element): boolean {
+  let el: Element | null = img.parent !== null && isElement(img.parent) ? img.parent : null;
+  for (let i = 0; i < 5 && el !== null; i++) {
+    if (el.name === 'figure') return false;
+    if (/^(?:a|button|h[1-6]|li|td|th|label|dt|span)$/.test(el.name)) return hasOwnText(el) > 0;
+    // a card: a small box of an image and a few words (a body of text is not a card)
+    if (i >= 1 && (el.name === 'div' || el.name === 'article')) {
+      const n = hasOwnText(el);
+      if (n > 0) return n <= CARD_TEXT_MAX;
+    }
+    const p: Element['parent'] = el.parent;
+    el = p !== null && isElement(p) ? p : null;
+  }
+  return false;
+}
+
+/** Characters of letter-bearing text under an element (counted up to a bound). */
+function hasOwnText(el: Element): number {
+  const stack: ChildNode[] = [...el.children];
+  let seen = 0;
+  let chars = 0;
+  while (stack.length > 0 && seen++ < 400 && chars <= CARD_TEXT_MAX) {
+    const n = stack.pop() as ChildNode;
+    if (isText(n)) {
+      if (/[\p{L}\p{N}]/u.test(n.data)) chars += n.data.trim().length;
+    } else if (isElement(n)) stack.push(...n.children);
+  }
+  return chars;
+}
+
+/** `{{ placeholder }}`, `{% tag %}`, `{# comment #}`: template syntax that was never rendered. */
+const TEMPLATE = /\{\{[^{}\n]{0,300}\}\}|\{%[^\n]{0,300}?%\}|\{#[^\n]{0,300}?#\}/g;
+/** `attr="…"` inside brackets: prose does not write that, shortcodes do. */
+const QUOTED_ATTR = /[a-z_][\w-]{0,40}\s*=\s*["'\u201c\u201d\u2033]/i;
+/** `[name …]` / `[/name]` of a name seen closed somewhere in the content. */
+const SHORTCODE_TAG = /\[\/?([a-z][a-z0-9_-]{0,40})(?:\s[^\]\n]{0,1000})?\]/gi;
+
+/** The text without unrendered shortcodes and template placeholders (the text they wrap stays). */
+export function stripUnrendered(data: string, shortcodes: ReadonlySet<string>): string {
+  let s = data;
+  if (s.includes('{')) s = s.replace(TEMPLATE, '');
+  if (!s.includes('[')) return s;
+  SHORTCODE_TAG.lastIndex = 0;
+  return s.replace(SHORTCODE_TAG, (m: string, name: string) => {
+    if (shortcodes.has(name.toLowerCase())) return '';
+    return m[1] !== '/' && QUOTED_ATTR.test(m) ? '' : m;
+  });
+}
