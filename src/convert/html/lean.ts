@@ -79,11 +79,26 @@ export function isDecorativeImage(img: Element, src: string, counts: ContentCoun
   if ((w !== null && w <= ICON_MAX_PX && (h === null || h <= ICON_MAX_PX)) || (h !== null && h <= ICON_MAX_PX && w === null)) return true;
   if ((counts?.images.get(src) ?? 0) >= ORNAMENT_REPEATS) return true;
   const alt = a.alt;
+  // the only label of a link nothing else names ("Get it on Google Play"): the link needs it
+  if (soleLinkLabel(img, counts)) return false;
   const path = pathOf(src);
   if (DECORATIVE_FILE.test(path) && !isLongAlt(alt)) return true;
   if (decorativeContext(img) && !isLongAlt(alt)) return true;
   // alt="" is the author saying "decoration" when the image sits beside text it adds nothing to
   if (alt !== undefined && alt.trim() === '' && besideText(img)) return true;
+  return false;
+}
+
+/** The image is all a link shows, and no text link of the content goes where it goes. */
+function soleLinkLabel(img: Element, counts: ContentCounts | null): boolean {
+  let el: Element['parent'] = img.parent;
+  for (let i = 0; i < 3 && el !== null && isElement(el); i++) {
+    if (el.name === 'a') {
+      const href = el.attribs.href;
+      return href !== undefined && !(counts?.textLinks.has(href) ?? false) && hasOwnText(el) === 0;
+    }
+    el = el.parent;
+  }
   return false;
 }
 
