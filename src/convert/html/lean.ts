@@ -39,7 +39,8 @@ export interface ContentCounts {
   shortcodes: Set<string>;
 }
 
-const CLOSING_SHORTCODE = /\[\/([a-z][a-z0-9_-]{0,40})\]/gi;
+/** Shortcode names are lower case (`[vc_row]`); `[INST]` and other upper-case tags are text. */
+const CLOSING_SHORTCODE = /\[\/([a-z][a-z0-9_-]{0,40})\]/g;
 
 /** One walk over what will be written (the dropped elements skipped). */
 export function countContent(roots: readonly ChildNode[], drop: ReadonlySet<Element>): ContentCounts {
@@ -52,7 +53,7 @@ export function countContent(roots: readonly ChildNode[], drop: ReadonlySet<Elem
     if (isText(node)) {
       if (node.data.includes('[/')) {
         CLOSING_SHORTCODE.lastIndex = 0;
-        for (const m of node.data.matchAll(CLOSING_SHORTCODE)) shortcodes.add((m[1] as string).toLowerCase());
+        for (const m of node.data.matchAll(CLOSING_SHORTCODE)) shortcodes.add(m[1] as string);
       }
       continue;
     }
@@ -181,7 +182,7 @@ const TEMPLATE = /\{\{[^{}\n]{0,300}\}\}|\{%[^\n]{0,300}?%\}|\{#[^\n]{0,300}?#\}
 /** `attr="…"` inside brackets: prose does not write that, shortcodes do. */
 const QUOTED_ATTR = /[a-z_][\w-]{0,40}\s*=\s*["'\u201c\u201d\u2033]/i;
 /** `[name …]` / `[/name]` of a name seen closed somewhere in the content. */
-const SHORTCODE_TAG = /\[\/?([a-z][a-z0-9_-]{0,40})(?:\s[^\]\n]{0,1000})?\]/gi;
+const SHORTCODE_TAG = /\[\/?([a-z][a-z0-9_-]{0,40})(?:\s[^\]\n]{0,1000})?\]/g;
 
 /** The text without unrendered shortcodes and template placeholders (the text they wrap stays). */
 export function stripUnrendered(data: string, shortcodes: ReadonlySet<string>): string {
@@ -190,7 +191,7 @@ export function stripUnrendered(data: string, shortcodes: ReadonlySet<string>): 
   if (!s.includes('[')) return s;
   SHORTCODE_TAG.lastIndex = 0;
   return s.replace(SHORTCODE_TAG, (m: string, name: string) => {
-    if (shortcodes.has(name.toLowerCase())) return '';
+    if (shortcodes.has(name)) return '';
     return m[1] !== '/' && QUOTED_ATTR.test(m) ? '' : m;
   });
 }

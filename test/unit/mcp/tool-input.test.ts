@@ -31,6 +31,7 @@ describe('MCP tool arguments come from the REST body schemas, bounds included', 
       'images',
       'image_mode',
       'link_mode',
+      'clean_urls',
     ]);
   });
 
