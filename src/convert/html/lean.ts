@@ -80,6 +80,8 @@ export function isDecorativeImage(img: Element, src: string, counts: ContentCoun
   if ((w !== null && w <= ICON_MAX_PX && (h === null || h <= ICON_MAX_PX)) || (h !== null && h <= ICON_MAX_PX && w === null)) return true;
   if ((counts?.images.get(src) ?? 0) >= ORNAMENT_REPEATS) return true;
   const alt = a.alt;
+  // a figure is content by the author's own markup, whatever its file is called ("pixel.png")
+  if (inFigure(img)) return false;
   // the only label of a link nothing else names ("Get it on Google Play"): the link needs it
   if (soleLinkLabel(img, counts)) return false;
   const path = pathOf(src);
@@ -87,6 +89,16 @@ export function isDecorativeImage(img: Element, src: string, counts: ContentCoun
   if (decorativeContext(img) && !isLongAlt(alt)) return true;
   // alt="" is the author saying "decoration" when the image sits beside text it adds nothing to
   if (alt !== undefined && alt.trim() === '' && besideText(img)) return true;
+  return false;
+}
+
+/** The image is a figure's (within a link or a picture wrapper or two). */
+function inFigure(img: Element): boolean {
+  let el: Element['parent'] = img.parent;
+  for (let i = 0; i < 3 && el !== null && isElement(el); i++) {
+    if (el.name === 'figure') return true;
+    el = el.parent;
+  }
   return false;
 }
 
@@ -131,7 +143,7 @@ function pathOf(src: string): string {
   const slash = p.lastIndexOf('/');
   // the file name and its folder: `/avatars/123.jpg`, `/img/icon-check.svg`
   const prev = slash > 0 ? p.lastIndexOf('/', slash - 1) : -1;
-  return p.slice(prev < 0 ? 0 : prev);
+  return p.slice(Math.max(prev, 0));
 }
 
 function decorativeContext(img: Element): boolean {
@@ -177,21 +189,113 @@ function hasOwnText(el: Element): number {
   return chars;
 }
 
-/** `{{ placeholder }}`, `{% tag %}`, `{# comment #}`: template syntax that was never rendered. */
-const TEMPLATE = /\{\{[^{}\n]{0,300}\}\}|\{%[^\n]{0,300}?%\}|\{#[^\n]{0,300}?#\}/g;
+/**
+ * Unrendered markup is found by one forward scan, never by a regex tried at every `[` or `{`:
+ * on text made of nothing but unclosed `[a ` a bounded regex still reads up to its bound from
+ * each start (3 MB of it took 9x the time of plain text). Each closer is looked up with a
+ * finder that remembers its last answer, so every character is read a bounded number of times.
+ */
+/** Longest placeholder body (`{{ … }}`) and shortcode (`[name …]`) taken as markup. */
+const TEMPLATE_MAX = 300;
+const SHORTCODE_MAX = 1000;
 /** `attr="…"` inside brackets: prose does not write that, shortcodes do. */
-const QUOTED_ATTR = /[a-z_][\w-]{0,40}\s*=\s*["'\u201c\u201d\u2033]/i;
-/** `[name …]` / `[/name]` of a name seen closed somewhere in the content. */
-const SHORTCODE_TAG = /\[\/?([a-z][a-z0-9_-]{0,40})(?:\s[^\]\n]{0,1000})?\]/g;
+const QUOTED_ATTR = /[a-z_][\w-]{0,40}[ \t]*=[ \t]*["'\u201c\u201d\u2033]/gi;
+const TEMPLATE_CLOSERS: Readonly<Record<string, string>> = { '{{': '}}', '{%': '%}', '{#': '#}' };
+
+/** The next index of a string (or a regex match) at or after a position; positions asked only grow. */
+class NextFinder {
+  private found = -2;
+  private foundEnd = -2;
+  constructor(
+    private readonly text: string,
+    private readonly target: string | RegExp,
+  ) {}
+  /** Start of the next occurrence at or after `from`, or -1. */
+  from(from: number): number {
+    if (this.found === -1 || this.found >= from) return this.found;
+    if (typeof this.target === 'string') {
+      this.found = this.text.indexOf(this.target, from);
+      this.foundEnd = this.found < 0 ? -1 : this.found + this.target.length;
+    } else {
+      this.target.lastIndex = from;
+      const m = this.target.exec(this.text);
+      this.found = m ? m.index : -1;
+      this.foundEnd = m ? m.index + m[0].length : -1;
+    }
+    return this.found;
+  }
+  /** End of the occurrence `from` last returned. */
+  end(): number {
+    return this.foundEnd;
+  }
+}
 
 /** The text without unrendered shortcodes and template placeholders (the text they wrap stays). */
 export function stripUnrendered(data: string, shortcodes: ReadonlySet<string>): string {
-  let s = data;
-  if (s.includes('{')) s = s.replace(TEMPLATE, '');
-  if (!s.includes('[')) return s;
-  SHORTCODE_TAG.lastIndex = 0;
-  return s.replace(SHORTCODE_TAG, (m: string, name: string) => {
-    if (shortcodes.has(name)) return '';
-    return m[1] !== '/' && QUOTED_ATTR.test(m) ? '' : m;
-  });
+  const s = data.includes('{') ? stripTemplates(data) : data;
+  return s.includes('[') ? stripShortcodes(s, shortcodes) : s;
+}
+
+/** Whether no newline lies between two positions (asked with growing `from`). */
+function oneLine(newline: NextFinder, from: number, to: number): boolean {
+  const nl = newline.from(from);
+  return nl < 0 || nl > to;
+}
+
+function stripTemplates(data: string): string {
+  const newline = new NextFinder(data, '\n');
+  const closers = new Map(Object.entries(TEMPLATE_CLOSERS).map(([open, close]) => [open, new NextFinder(data, close)]));
+  let out = '';
+  let copied = 0;
+  for (let i = data.indexOf('{'); i >= 0 && i < data.length; i = data.indexOf('{', i + 1)) {
+    const finder = closers.get(data.slice(i, i + 2));
+    if (finder === undefined) continue;
+    const end = finder.from(i + 2);
+    if (end < 0 || end - (i + 2) > TEMPLATE_MAX || !oneLine(newline, i, end)) continue;
+    // `{{ … }}` holds no braces (`{{{x}}}` keeps its outer pair, as a template engine would)
+    if (data[i + 1] === '{' && /[{}]/.test(data.slice(i + 2, end))) continue;
+    out += data.slice(copied, i);
+    copied = end + 2;
+    i = end + 1;
+  }
+  return copied === 0 ? data : out + data.slice(copied);
+}
+
+function stripShortcodes(data: string, shortcodes: ReadonlySet<string>): string {
+  const newline = new NextFinder(data, '\n');
+  const bracketEnd = new NextFinder(data, ']');
+  const quotedAttr = new NextFinder(data, new RegExp(QUOTED_ATTR.source, QUOTED_ATTR.flags));
+  let out = '';
+  let copied = 0;
+  for (let i = data.indexOf('['); i >= 0 && i < data.length; i = data.indexOf('[', i + 1)) {
+    const end = shortcodeEnd(data, i, bracketEnd);
+    if (end < 0 || !oneLine(newline, i, end)) continue;
+    const closing = data[i + 1] === '/';
+    const nameAt = i + (closing ? 2 : 1);
+    const name = data.slice(nameAt, nameEnd(data, nameAt));
+    const quoted = !closing && quotedAttr.from(i + 1) >= 0 && quotedAttr.end() <= end;
+    if (!shortcodes.has(name) && !quoted) continue;
+    out += data.slice(copied, i);
+    copied = end + 1;
+    i = end;
+  }
+  return copied === 0 ? data : out + data.slice(copied);
+}
+
+/** Index of the `]` closing a shortcode-shaped `[name …]` / `[/name]` at `at`, or -1. */
+function shortcodeEnd(data: string, at: number, bracketEnd: NextFinder): number {
+  const nameAt = data[at + 1] === '/' ? at + 2 : at + 1;
+  const after = nameEnd(data, nameAt);
+  if (after === nameAt || after - nameAt > 41 || !/[a-z]/.test(data[nameAt] as string)) return -1;
+  const next = data[after];
+  if (next !== ']' && !(next !== undefined && /\s/.test(next))) return -1;
+  const end = bracketEnd.from(after);
+  return end >= 0 && end - after <= SHORTCODE_MAX ? end : -1;
+}
+
+/** End of a run of shortcode-name characters (`a-z0-9_-`) from `at`, at most 42 read. */
+function nameEnd(data: string, at: number): number {
+  let i = at;
+  while (i < data.length && i - at <= 41 && /[a-z0-9_-]/.test(data[i] as string)) i++;
+  return i;
 }

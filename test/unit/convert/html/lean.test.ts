@@ -1,0 +1,89 @@
+/**
+ * Lean Markdown (issue 22) at the unit level: which images are decoration, and how
+ * unrendered shortcodes and placeholders leave the text. The golden cases `lean-*` show the
+ * same on whole pages; here the edges, the agreement of the linear scanner with the regexes
+ * it replaced, and its bound on hostile text.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
+import { stripUnrendered } from '../../../../src/convert/html/lean.js';
+import { cpuMs, fill, MB } from '../../hostile/cpu.js';
+
+const read = (body: string) => htmlToMarkdown(`<html><body><article>${body}</article></body></html>`, 'https://shop.test/a').markdown;
+const PROSE = '<p>The harbour master posts the tide table every morning at six, and the boats leave an hour later.</p>';
+
+describe('decorative images', () => {
+  it('a figure stays whatever its file is called; avatars, badges, pixels and icons go', () => {
+    const md = read(
+      `${PROSE}<figure><img src="/img/pixel.png" alt="Pages per second"><figcaption>Throughput</figcaption></figure>` +
+        `<p><img src="/u/avatars/81.jpg" alt=""> Posted by Ana</p>` +
+        `<p><img src="/t.gif" width="1" height="1" alt="">${PROSE.slice(3, -4)}</p>` +
+        `<p><img src="/i/check.svg" width="16" height="16" alt="yes"> Free returns</p>` +
+        `<span class="rank-badge"><img src="/ranks/gold.png" alt="Gold"></span>` +
+        `<p><img src="/photos/tent-blue.jpg" alt="A blue two-person tent pitched on a beach at dusk"></p>`,
+    );
+    expect(md).toContain('![Pages per second](https://shop.test/img/pixel.png)');
+    expect(md).toContain('![A blue two-person tent pitched on a beach at dusk](https://shop.test/photos/tent-blue.jpg)');
+    for (const gone of ['avatars/81', 't.gif', 'check.svg', 'gold.png']) expect(md).not.toContain(gone);
+    expect(md).toContain('Posted by Ana');
+    expect(md).toContain('Free returns');
+  });
+
+  it('an image that is a link’s only label stays; one repeated as an ornament goes', () => {
+    const md = read(
+      `${PROSE}<p><a href="https://store.test/app"><img src="/badges/google-play.png" alt="Get it on Google Play"></a></p>` +
+        '<ul>' +
+        ['Waterproof', 'Light', 'Warm'].map((t) => `<li><img src="/i/tick.png" alt="">${t} enough for a week outside</li>`).join('') +
+        '</ul>',
+    );
+    expect(md).toContain('[![Get it on Google Play](https://shop.test/badges/google-play.png)](https://store.test/app)');
+    expect(md).not.toContain('tick.png');
+    expect(md).toContain('Warm enough for a week outside');
+  });
+});
+
+/** The regexes the scanner replaced (fast on short inputs), as the reference. */
+function byRegex(data: string, shortcodes: ReadonlySet<string>): string {
+  const template = /\{\{[^{}\n]{0,300}\}\}|\{%[^\n]{0,300}?%\}|\{#[^\n]{0,300}?#\}/g;
+  const quoted = /[a-z_][\w-]{0,40}[ \t]*=[ \t]*["'\u201c\u201d\u2033]/i;
+  const tag = /\[\/?([a-z][a-z0-9_-]{0,40})(?:\s[^\]\n]{0,1000})?\]/g;
+  const s = data.replace(template, '');
+  return s.replace(tag, (m: string, name: string) => (shortcodes.has(name) || (m[1] !== '/' && quoted.test(m)) ? '' : m));
+}
+
+describe('unrendered markup', () => {
+  it('shortcodes and placeholders go, the text they wrap stays; prose brackets stay', () => {
+    const closed = new Set(['vc_row', 'vc_column']);
+    expect(stripUnrendered('[vc_row type="full"][vc_column]Tents for two[/vc_column][/vc_row]', closed)).toBe('Tents for two');
+    expect(stripUnrendered('Hello {{ customer.first_name }}, your order {% if paid %}is paid{% endif %}.', closed)).toBe(
+      'Hello , your order is paid.',
+    );
+    expect(stripUnrendered('[button link="/buy"]Buy[/button]', new Set())).toBe('Buy[/button]');
+    for (const prose of ['see [2] and [INST] here', 'a [note] in passing', '#tags and [links](x)', 'set {a, b}']) {
+      expect(stripUnrendered(prose, closed)).toBe(prose);
+    }
+  });
+
+  it('agrees with the regexes it replaced on generated text', () => {
+    const alphabet = ['[', ']', '/', 'a', 'vc', ' ', '=', '"', "'", '{', '}', '%', '#', '\n', 'x', '_', '1'];
+    const text = fc.array(fc.constantFrom(...alphabet), { maxLength: 30 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text, fc.subarray(['a', 'vc', 'x']), (data, names) => {
+        const set = new Set(names);
+        expect(stripUnrendered(data, set)).toBe(byRegex(data, set));
+      }),
+      { numRuns: 4000 },
+    );
+  });
+
+  it.each([
+    ['[a [a [a … never closed', fill('[a ', 3 * MB)],
+    ['[a x="1" … never closed', fill('[a x="1" ', 3 * MB)],
+    ['{% {% … never closed', fill('{% ', 3 * MB)],
+    ['{{ {{ … never closed', fill('{{ x ', 3 * MB)],
+  ])('%s at 3 MB: linear (≤ 2 s CPU)', (_name, body) => {
+    // Measured: 20-80 ms each (the regexes took seconds: each start read up to its bound).
+    expect(cpuMs(() => stripUnrendered(body, new Set(['a'])))).toBeLessThan(2000);
+  });
+});
