@@ -198,8 +198,8 @@ function hasOwnText(el: Element): number {
 /** Longest placeholder body (`{{ … }}`) and shortcode (`[name …]`) taken as markup. */
 const TEMPLATE_MAX = 300;
 const SHORTCODE_MAX = 1000;
-/** `attr="…"` inside brackets: prose does not write that, shortcodes do. */
-const QUOTED_ATTR = /[a-z_][\w-]{0,40}[ \t]*=[ \t]*["'\u201c\u201d\u2033]/gi;
+/** `attr="…"` inside brackets: prose does not write that, shortcodes do (a fresh global regex per text: it keeps lastIndex). */
+const quotedAttrPattern = (): RegExp => /[a-z_][\w-]{0,40}[ \t]*=[ \t]*["'\u201c\u201d\u2033]/gi;
 const TEMPLATE_CLOSERS: Readonly<Record<string, string>> = { '{{': '}}', '{%': '%}', '{#': '#}' };
 
 /** The next index of a string (or a regex match) at or after a position; positions asked only grow. */
@@ -264,7 +264,7 @@ function stripTemplates(data: string): string {
 function stripShortcodes(data: string, shortcodes: ReadonlySet<string>): string {
   const newline = new NextFinder(data, '\n');
   const bracketEnd = new NextFinder(data, ']');
-  const quotedAttr = new NextFinder(data, new RegExp(QUOTED_ATTR.source, QUOTED_ATTR.flags));
+  const quotedAttr = new NextFinder(data, quotedAttrPattern());
   let out = '';
   let copied = 0;
   for (let i = data.indexOf('['); i >= 0 && i < data.length; i = data.indexOf('[', i + 1)) {
