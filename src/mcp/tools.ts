@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { costNote } from '../http/operation-spec.js';
 import type { PublicOperationName } from '../http/operations.js';
 import { OPERATIONS } from '../http/operations.js';
+import { readOptionProperties } from '../http/schemas.js';
 import { toolInput } from './tool-input.js';
 
 /**
@@ -102,19 +103,8 @@ const DESCRIBE = {
     '"inline" (default) [text](url), "references" ([text][1] with the URL list at the end: easy to cite, fewer tokens when URLs repeat) or "text" (link text only, the fewest tokens).',
 };
 
-/** Read options of read, read-and-score and batch (issue 17): passed on as the agent gave them. */
-const READ_OPTION_KEYS = [
-  'keep_hidden',
-  'target_selector',
-  'remove_selector',
-  'main_content',
-  'format',
-  'links',
-  'images',
-  'image_mode',
-  'link_mode',
-  'clean_urls',
-] as const;
+/** Read options of read, read-and-score and batch: the request schema's own list, passed on as the agent gave them. */
+const READ_OPTION_KEYS = Object.keys(readOptionProperties) as (keyof typeof readOptionProperties)[];
 
 function readOptionFields(args: Partial<Record<(typeof READ_OPTION_KEYS)[number], unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
