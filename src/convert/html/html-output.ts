@@ -91,10 +91,10 @@ const KEEP = new Set([
   'rt',
   'rp',
   'wbr',
-]);
+]); // prettier-ignore
 
 /** The elements `format: html` may contain (the bench feeds the same list to sanitize-html). */
-export const HTML_OUTPUT_ELEMENTS: ReadonlySet<string> = KEEP; // prettier-ignore
+export const HTML_OUTPUT_ELEMENTS: ReadonlySet<string> = KEEP;
 
 /** Never written, content included (prepare drops most of them already; this is the backstop). */
 const DROP = new Set([
