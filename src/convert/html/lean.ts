@@ -268,11 +268,9 @@ function stripShortcodes(data: string, shortcodes: ReadonlySet<string>): string 
   let out = '';
   let copied = 0;
   for (let i = data.indexOf('['); i >= 0 && i < data.length; i = data.indexOf('[', i + 1)) {
-    const end = shortcodeEnd(data, i, bracketEnd);
-    if (end < 0 || !oneLine(newline, i, end)) continue;
-    const closing = data[i + 1] === '/';
-    const nameAt = i + (closing ? 2 : 1);
-    const name = data.slice(nameAt, nameEnd(data, nameAt));
+    const tag = shortcodeAt(data, i, bracketEnd);
+    if (tag === null || !oneLine(newline, i, tag.end)) continue;
+    const { end, name, closing } = tag;
     const quoted = !closing && quotedAttr.from(i + 1) >= 0 && quotedAttr.end() <= end;
     if (!shortcodes.has(name) && !quoted) continue;
     out += data.slice(copied, i);
@@ -282,15 +280,16 @@ function stripShortcodes(data: string, shortcodes: ReadonlySet<string>): string 
   return copied === 0 ? data : out + data.slice(copied);
 }
 
-/** Index of the `]` closing a shortcode-shaped `[name …]` / `[/name]` at `at`, or -1. */
-function shortcodeEnd(data: string, at: number, bracketEnd: NextFinder): number {
-  const nameAt = data[at + 1] === '/' ? at + 2 : at + 1;
+/** A shortcode-shaped `[name …]` / `[/name]` at `at`: its name and the index of its `]`; else null. */
+function shortcodeAt(data: string, at: number, bracketEnd: NextFinder): { end: number; name: string; closing: boolean } | null {
+  const closing = data[at + 1] === '/';
+  const nameAt = closing ? at + 2 : at + 1;
   const after = nameEnd(data, nameAt);
-  if (after === nameAt || after - nameAt > 41 || !/[a-z]/.test(data[nameAt] as string)) return -1;
+  if (after === nameAt || after - nameAt > 41 || !/[a-z]/.test(data[nameAt] as string)) return null;
   const next = data[after];
-  if (next !== ']' && !(next !== undefined && /\s/.test(next))) return -1;
+  if (next !== ']' && !(next !== undefined && /\s/.test(next))) return null;
   const end = bracketEnd.from(after);
-  return end >= 0 && end - after <= SHORTCODE_MAX ? end : -1;
+  return end >= 0 && end - after <= SHORTCODE_MAX ? { end, name: data.slice(nameAt, after), closing } : null;
 }
 
 /** End of a run of shortcode-name characters (`a-z0-9_-`) from `at`, at most 42 read. */
