@@ -269,7 +269,8 @@ function stripShortcodes(data: string, shortcodes: ReadonlySet<string>): string 
   let copied = 0;
   for (let i = data.indexOf('['); i >= 0 && i < data.length; i = data.indexOf('[', i + 1)) {
     const tag = shortcodeAt(data, i, bracketEnd);
-    if (tag === null || !oneLine(newline, i, tag.end)) continue;
+    // one whitespace character (a newline too) may follow the name; the attributes stay on its line
+    if (tag === null || !oneLine(newline, tag.attrsAt, tag.end)) continue;
     const { end, name, closing } = tag;
     const quoted = !closing && quotedAttr.from(i + 1) >= 0 && quotedAttr.end() <= end;
     if (!shortcodes.has(name) && !quoted) continue;
@@ -281,7 +282,11 @@ function stripShortcodes(data: string, shortcodes: ReadonlySet<string>): string 
 }
 
 /** A shortcode-shaped `[name …]` / `[/name]` at `at`: its name and the index of its `]`; else null. */
-function shortcodeAt(data: string, at: number, bracketEnd: NextFinder): { end: number; name: string; closing: boolean } | null {
+function shortcodeAt(
+  data: string,
+  at: number,
+  bracketEnd: NextFinder,
+): { end: number; name: string; closing: boolean; attrsAt: number } | null {
   const closing = data[at + 1] === '/';
   const nameAt = closing ? at + 2 : at + 1;
   const after = nameEnd(data, nameAt);
@@ -289,7 +294,7 @@ function shortcodeAt(data: string, at: number, bracketEnd: NextFinder): { end: n
   const next = data[after];
   if (next !== ']' && !(next !== undefined && /\s/.test(next))) return null;
   const end = bracketEnd.from(after);
-  return end >= 0 && end - after <= SHORTCODE_MAX ? { end, name: data.slice(nameAt, after), closing } : null;
+  return end >= 0 && end - after <= SHORTCODE_MAX ? { end, name: data.slice(nameAt, after), closing, attrsAt: after + 1 } : null;
 }
 
 /** End of a run of shortcode-name characters (`a-z0-9_-`) from `at`, at most 42 read. */
