@@ -37,7 +37,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const pdfPool = new PdfWorkerPool();
   // Conversion and parsing off the event loop: a 10 MB page of pure markup costs seconds of CPU.
   const workers = new WorkerPool({ registry: WORKER_JOBS_MODULE });
-  workers.warm();
+  // Listen only once a worker has loaded: "ready" means a read can be converted now.
+  await workers.warm();
   // Bodies held at once, over every call: overload is refused early instead of swapping.
   const memory = new MemoryBudget(config.bodyMemoryBytes);
   // The browser for `render` starts on the first render; its logs go to the app's logger.

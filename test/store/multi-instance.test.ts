@@ -124,6 +124,7 @@ describe.skipIf(!hasRedis)(SUITE, () => {
 
     const finals: Answer[] = [];
     const limited: Answer[] = [];
+    const busy: Answer[] = [];
     let next = 0;
     // 15 clients (5 per instance) for 600 logical requests; a CONCURRENT_LIMIT answer is
     // retried like a well-behaved client would, so every request ends in a final answer.
@@ -137,6 +138,13 @@ describe.skipIf(!hasRedis)(SUITE, () => {
             await pause(2 + (i % 7));
             continue;
           }
+          // an honest "busy" (the content workers were saturated on a loaded machine) is retried
+          // too, as its Retry-After asks; it was refunded, so billing must still come out exact
+          if (a.code === 'SERVICE_UNAVAILABLE' && attempt < 2_000) {
+            busy.push(a);
+            await pause(50);
+            continue;
+          }
           finals.push(a);
           break;
         }
@@ -147,8 +155,10 @@ describe.skipIf(!hasRedis)(SUITE, () => {
     const count = (pred: (a: Answer) => boolean): number => finals.filter(pred).length;
     console.log(
       `[multi-instance] finals=${finals.length} ok=${count((a) => a.status === 200)} 402=${count((a) => a.status === 402)} ` +
-        `concurrent_limit_retries=${limited.length} target_max_in_flight=${target.maxInFlight} target_pages=${target.pages}`,
+        `concurrent_limit_retries=${limited.length} busy_retries=${busy.length} target_max_in_flight=${target.maxInFlight} target_pages=${target.pages}`,
     );
+    const odd = finals.filter((a) => a.status !== 200 && !(a.status === 402 && a.code === 'PAYMENT_REQUIRED'));
+    if (odd.length > 0) console.log('[multi-instance] odd finals', JSON.stringify(odd.map((a) => [a.status, a.body])));
     expect(finals).toHaveLength(600);
     expect(count((a) => a.status === 200)).toBe(300);
     expect(count((a) => a.status === 402 && a.code === 'PAYMENT_REQUIRED')).toBe(300);
@@ -162,9 +172,15 @@ describe.skipIf(!hasRedis)(SUITE, () => {
       expect(a.body.in_flight).toBeGreaterThanOrEqual(5);
       expect(a.headers['retry-after']).toBe('1');
     }
-    // Counted at the target: the account never had more than 5 requests out at once.
+    for (const a of busy) {
+      expect(a.status).toBe(503);
+      expect(a.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    }
+    // Counted at the target: the account never had more than 5 requests out at once, and
+    // every page fetched was delivered, save those whose call was refused busy after fetching.
     expect(target.maxInFlight).toBeLessThanOrEqual(5);
-    expect(target.pages).toBe(300);
+    expect(target.pages).toBeGreaterThanOrEqual(300);
+    expect(target.pages).toBeLessThanOrEqual(300 + busy.length);
 
     // Counters and ledger agree exactly, and no slot is left behind.
     expect(await stores.ledger.getUsage(account.id, period)).toEqual({ planUsed: 10_000, boughtBalance: 0 });

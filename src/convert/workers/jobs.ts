@@ -66,3 +66,6 @@ export function toJobFailure(err: unknown): JobFailure {
   if (err instanceof ServiceError) return { code: err.code, message: err.message, fields: err.fields };
   return { code: 'EXTRACTION_FAILED', message: err instanceof Error ? err.message : String(err), fields: {} };
 }
+
+/** What a worker posts once its job registry is loaded, before any reply. */
+export const WORKER_READY = 'pith-worker-ready';

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ServiceError } from '../../errors.js';
 import type { Job, JobFailure, JobRunner, RunOptions } from './jobs.js';
+import { WORKER_READY } from './jobs.js';
 
 /** A message to a worker: run `name` on `input`. */
 export interface WorkerRequest {
@@ -58,6 +59,8 @@ const COST_SMOOTHING = 0.2;
 
 interface Slot {
   worker: Worker;
+  /** Settles once the worker has loaded its modules (rejects when it dies first). */
+  ready: Promise<void>;
   busy: boolean;
   /** The running job's expected cost and start, for the wait estimate. */
   expectedMs: number;
@@ -111,12 +114,23 @@ export class WorkerPool implements JobRunner {
     return this.dispatch(slot, job, input, expectedMs);
   }
 
-  /** Starts one idle worker now, so the first job does not pay for loading the modules (~0.4 s). */
-  warm(): void {
-    if (this.closed || this.slots.length > 0) return;
-    const slot: Slot = { worker: this.spawn(), busy: false, expectedMs: 0, startedAt: 0 };
-    slot.worker.unref();
-    this.slots.push(slot);
+  /**
+   * Starts one idle worker now, so the first job does not pay for loading the modules
+   * (~0.4 s built, seconds from source on a busy machine); resolves once it is loaded.
+   */
+  async warm(): Promise<void> {
+    if (this.closed) return;
+    let slot = this.slots[0];
+    if (!slot) {
+      slot = { ...this.spawn(), busy: false, expectedMs: 0, startedAt: 0 };
+      this.slots.push(slot);
+    }
+    // referenced while it loads (an awaited unref'd worker would let the process exit), then
+    // an idle worker never keeps the process alive
+    const loading = slot;
+    await loading.ready.finally(() => {
+      if (!loading.busy) loading.worker.unref();
+    });
   }
 
   /** Jobs waiting for a worker (metrics, tests). */
@@ -135,7 +149,9 @@ export class WorkerPool implements JobRunner {
     claim(slot, expectedMs);
     const weight = job.weight(input);
     return new Promise<O>((resolve, reject) => {
+      let answered = false;
       const detach = (): void => {
+        answered = true;
         clearTimeout(timer);
         worker.off('message', onMessage);
         worker.off('error', onFailure);
@@ -158,15 +174,25 @@ export class WorkerPool implements JobRunner {
       const onFailure = (err: Error): void =>
         fail(new ServiceError('EXTRACTION_FAILED', `${job.label} failed: ${err.message}`, {}, { cause: err }));
       const onExit = (code: number): void => onFailure(new Error(`worker exited with code ${code}`));
-      const timer = setTimeout(() => {
-        this.learn(weight, this.timeoutMs);
-        fail(new ServiceError('EXTRACTION_FAILED', `${job.label} took longer than ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
+      let timer: NodeJS.Timeout | undefined;
       worker.on('message', onMessage);
       worker.on('error', onFailure);
       worker.on('exit', onExit);
-      const request: WorkerRequest = { id, name: job.name, input };
-      worker.postMessage(request);
+      // The budget starts once the worker has loaded its modules: a slow boot (a replaced
+      // worker, a busy machine) is not the job's time, so it never turns into EXTRACTION_FAILED.
+      slot.ready.then(
+        () => {
+          if (answered) return; // the worker failed while loading
+          claim(slot, expectedMs);
+          timer = setTimeout(() => {
+            this.learn(weight, this.timeoutMs);
+            fail(new ServiceError('EXTRACTION_FAILED', `${job.label} took longer than ${this.timeoutMs} ms`));
+          }, this.timeoutMs);
+          const request: WorkerRequest = { id, name: job.name, input };
+          worker.postMessage(request);
+        },
+        () => {}, // the worker's 'error' / 'exit' listeners answer the job
+      );
     });
   }
 
@@ -194,7 +220,7 @@ export class WorkerPool implements JobRunner {
       return Promise.resolve(claim(idle, expectedMs));
     }
     if (this.slots.length < this.size) {
-      const slot: Slot = { worker: this.spawn(), busy: true, expectedMs: 0, startedAt: 0 };
+      const slot: Slot = { ...this.spawn(), busy: true, expectedMs: 0, startedAt: 0 };
       this.slots.push(slot);
       return Promise.resolve(claim(slot, expectedMs));
     }
@@ -246,21 +272,39 @@ export class WorkerPool implements JobRunner {
   private replace(slot: Slot): void {
     void slot.worker.terminate();
     if (this.closed) return;
-    slot.worker = this.spawn();
+    Object.assign(slot, this.spawn());
     this.give(slot);
   }
 
-  private spawn(): Worker {
+  private spawn(): Pick<Slot, 'worker' | 'ready'> {
     // dist runs the compiled .js entry; source runs (tsx, vitest) register tsx inside the
     // worker first, since loader hooks of the parent do not reach a worker's entry.
     const fromSource = import.meta.url.endsWith('.ts');
     const entry = new URL(fromSource ? './worker-entry.ts' : './worker-entry.js', import.meta.url).href;
     const tsx = fromSource || this.registry.pathname.endsWith('.ts') ? tsxEsmApi() : null;
-    return new Worker(WORKER_BOOT, {
+    const worker = new Worker(WORKER_BOOT, {
       eval: true,
       workerData: { entry, tsx, registry: this.registry.href },
       resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb, stackSizeMb: 8 },
     });
+    const ready = new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error): void => {
+        worker.off('message', onMessage);
+        worker.off('error', settle);
+        worker.off('exit', onExit);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onMessage = (message: unknown): void => {
+        if (message === WORKER_READY) settle();
+      };
+      const onExit = (code: number): void => settle(new Error(`worker exited with code ${code} while loading`));
+      worker.on('message', onMessage);
+      worker.on('error', settle);
+      worker.on('exit', onExit);
+    });
+    ready.catch(() => {}); // a job or warm() that waits on it sees the failure
+    return { worker, ready };
   }
 }
 

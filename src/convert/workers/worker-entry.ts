@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { JobRegistry } from './jobs.js';
-import { toJobFailure } from './jobs.js';
+import { WORKER_READY, toJobFailure } from './jobs.js';
 import type { WorkerReply, WorkerRequest } from './pool.js';
 
 const { jobs } = (await import((workerData as { registry: string }).registry)) as { jobs: JobRegistry };
@@ -20,3 +20,4 @@ parentPort?.on('message', async (request: WorkerRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+parentPort?.postMessage(WORKER_READY);

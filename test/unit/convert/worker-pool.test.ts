@@ -5,6 +5,7 @@ import { htmlToMarkdown } from '../../../src/convert/html/index.js';
 import type { Job } from '../../../src/convert/workers/jobs.js';
 import { WorkerPool } from '../../../src/convert/workers/pool.js';
 import { WORKER_JOBS_MODULE } from '../../../src/ops/worker-jobs.js';
+import { ECHO_JOB } from './fixtures/slow-boot-jobs.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Harbour notes</title></head><body>
 <nav><a href="/">Home</a></nav><main><article><h1>Harbour notes</h1>
@@ -37,9 +38,22 @@ describe('WorkerPool', () => {
 
   it('a warmed pool converts with its pre-started worker', async () => {
     const p = pool({ size: 1 });
-    p.warm();
-    p.warm(); // idempotent
+    await Promise.all([p.warm(), p.warm()]); // idempotent: one worker, both wait for it
     expect((await p.run(CONVERT_TEXT_JOB, doc(PAGE))).markdown).toContain('north pontoon');
+  });
+
+  it("a job's time budget starts once its worker has loaded, not while it boots", async () => {
+    // the registry takes 1.5 s to load; the job itself is instant, its budget 1 s
+    const p = new WorkerPool({ registry: new URL('./fixtures/slow-boot-jobs.ts', import.meta.url), size: 1, timeoutMs: 1_000 });
+    pools.push(p);
+    expect(await p.run(ECHO_JOB, 'moored')).toBe('moored');
+  });
+
+  it('a worker that cannot load fails warm() and its job clearly, never hangs', async () => {
+    const p = new WorkerPool({ registry: new URL('./fixtures/broken-boot-jobs.ts', import.meta.url), size: 1 });
+    pools.push(p);
+    await expect(p.warm()).rejects.toThrow('this registry cannot load');
+    await expect(p.run(ECHO_JOB, 'x')).rejects.toMatchObject({ code: 'EXTRACTION_FAILED' });
   });
 
   it('runs more jobs than workers, in any order, each to its own answer', async () => {
@@ -52,7 +66,7 @@ describe('WorkerPool', () => {
   });
 
   it('a job over its time budget is EXTRACTION_FAILED, and the pool keeps working', async () => {
-    // 1 ms cannot cover loading the engine in a fresh worker, let alone a 2 MB page
+    // 1 ms cannot cover converting a 2 MB page (the budget starts once the worker has loaded)
     await expect(pool({ size: 1, timeoutMs: 1 }).run(CONVERT_TEXT_JOB, doc(BIG))).rejects.toMatchObject({
       code: 'EXTRACTION_FAILED',
       message: expect.stringContaining('converting the page took longer than 1 ms'),
