@@ -7,18 +7,19 @@ import { expectedFile, firstDiff, listCases, metaSnapshot, outputOf, runCase } f
 const cases = listCases();
 
 describe('golden pages', () => {
-  it('has at least 40 cases', () => {
-    expect(cases.length).toBeGreaterThanOrEqual(40);
+  it('has at least 40 pages and 20 other documents', () => {
+    expect(cases.filter((c) => c.kind === 'page').length).toBeGreaterThanOrEqual(40);
+    expect(cases.filter((c) => c.kind === 'document').length).toBeGreaterThanOrEqual(20);
   });
 
   for (const c of cases) {
-    it(c.slug, () => {
+    it(c.slug, async () => {
       const mdPath = path.join(c.dir, expectedFile(c));
       const metaPath = path.join(c.dir, 'expected-meta.json');
       if (!existsSync(mdPath) || !existsSync(metaPath)) {
         throw new Error(`${c.slug}: expected files missing; run npm run golden:update -- ${c.slug} and review them`);
       }
-      const result = runCase(c);
+      const result = await runCase(c);
       const expectedMd = readFileSync(mdPath, 'utf8');
       const output = outputOf(c, result);
       if (output !== expectedMd) {

@@ -5,14 +5,14 @@ import type { Site } from '../../helpers/site.js';
 import { startSite } from '../../helpers/site.js';
 import type { TestService } from '../../helpers/service.js';
 import { startService } from '../../helpers/service.js';
-import { loadCases } from '../../golden-formats/cases.js';
+import { listCases } from '../../golden/cases.js';
 
 /**
  * Non-HTML documents through the whole service: POST /v1/read → fetcher → convertDocument,
  * against a loopback target serving golden inputs with right and wrong Content-Types.
  */
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'formats');
-const cases = new Map(loadCases().map((c) => [c.name, c]));
+const cases = new Map(listCases().map((c) => [c.slug, c]));
 const expectedMd = (name: string): string => readFileSync(join(cases.get(name)?.dir ?? '', 'expected.md'), 'utf8');
 
 describe('POST /v1/read with documents beyond HTML', () => {
@@ -29,7 +29,7 @@ describe('POST /v1/read with documents beyond HTML', () => {
           .writeHead(200, { 'content-type': 'text/html' })
           .end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
       const [, kind = '', name = ''] = url.pathname.split('/');
-      const file = kind === 'case' ? cases.get(name)?.input : kind === 'fixture' ? join(FIXTURES, name) : undefined;
+      const file = kind === 'case' ? cases.get(name)?.inputPath : kind === 'fixture' ? join(FIXTURES, name) : undefined;
       if (!file) return res.writeHead(404).end();
       const type = url.searchParams.get('type');
       res.writeHead(200, type ? { 'content-type': type } : {});
