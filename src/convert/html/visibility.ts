@@ -1,6 +1,8 @@
-import { selectAll } from 'css-select';
-import * as csstree from 'css-tree';
+import { compile } from 'css-select';
+import type { Selector } from 'css-what';
+import { isTraversal, parse as parseSelector } from 'css-what';
 import type { AnyNode, Document, Element } from 'domhandler';
+import { topLevelRules } from './css-rules.js';
 import { isElement, textOf } from './dom.js';
 
 /**
@@ -10,9 +12,10 @@ import { isElement, textOf } from './dom.js';
  * reveals on interaction (a tab panel, an accordion panel a button names, `hidden=
  * "until-found"`, a "read more" tail) is content, although hidden at load.
  *
- * Decided from inline styles and from the page's own `<style>` sheets (css-tree parses
- * them; css-select matches their selectors), bounded like everything that reads target
- * content: at most MAX_CSS_CHARS of CSS and MAX_HIDING_RULES rules that hide.
+ * Decided from inline styles and from the page's own `<style>` sheets (css-rules.ts reads
+ * their top-level rules; css-select matches the selectors of those that hide, in one walk
+ * of the document), bounded like everything that reads target content: at most
+ * MAX_CSS_CHARS of CSS and MAX_HIDING_RULES rules that hide.
  */
 
 /**
@@ -77,51 +80,145 @@ export function planVisibility(doc: Document): VisibilityPlan {
 /** Elements hidden by the stylesheet rules that are not inside an at-rule (no media query guesses). */
 function sheetHiddenElements(doc: Document, css: string): Map<Element, HideReason> {
   const hidden = new Map<Element, HideReason>();
-  let ast: csstree.CssNode;
-  try {
-    ast = csstree.parse(css, { parseValue: false, parseAtrulePrelude: false, parseCustomProperty: false, onParseError: () => {} });
-  } catch {
-    return hidden;
-  }
-  if (ast.type !== 'StyleSheet') return hidden;
+  const index = new SelectorIndex();
   let rules = 0;
-  for (const rule of ast.children) {
-    if (rule.type !== 'Rule' || rules >= MAX_HIDING_RULES) continue;
-    const reason = hideReason(declarationsOf(rule));
+  for (const rule of topLevelRules(css)) {
+    if (rules >= MAX_HIDING_RULES) break;
+    const reason = hideReason(rule.declarations);
     if (reason === null) continue;
     rules++;
-    for (const selector of selectorsOf(rule)) {
-      let matched: Element[];
-      try {
-        matched = selectAll<AnyNode, Element>(selector, doc);
-      } catch {
-        continue; // a selector css-select cannot run (e.g. ::before) hides nothing we keep
-      }
-      const kind: HideReason = reason === 'ui' ? 'sheet-ui' : reason;
-      for (const el of matched) if (hidden.get(el) !== 'invisible') hidden.set(el, kind);
+    const kind: HideReason = reason === 'ui' ? 'sheet-ui' : reason;
+    for (const selector of splitSelectorList(rule.selectors)) index.add(selector, kind);
+  }
+  if (index.size === 0) return hidden;
+  // one walk: each element is tested only against the selectors its id, classes or tag can match
+  const stack: AnyNode[] = [...doc.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (!isElement(node)) continue;
+    for (const entry of index.candidates(node)) {
+      if (hidden.get(node) === 'invisible') break;
+      if (entry.test(node)) hidden.set(node, entry.kind);
     }
+    // a template's content is inert (and dropped by prepare); its own rules live in its shadow root
+    if (node.name === 'template') continue;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
   }
   return hidden;
 }
 
-function declarationsOf(rule: csstree.Rule): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const d of rule.block.children) {
-    if (d.type !== 'Declaration') continue;
-    out.set(d.property.toLowerCase(), csstree.generate(d.value).toLowerCase().trim());
-  }
-  return out;
+interface IndexedSelector {
+  test: (el: Element) => boolean;
+  kind: HideReason;
 }
 
-/** The selectors of a rule, one string each; pseudo-elements never match elements. */
-function selectorsOf(rule: csstree.Rule): string[] {
-  if (rule.prelude.type !== 'SelectorList') return [];
-  const out: string[] = [];
-  for (const s of rule.prelude.children) {
-    const text = csstree.generate(s);
-    if (!text.includes('::') && !/:(?:before|after|hover|focus|active|visited|target|checked)\b/.test(text)) out.push(text);
+/**
+ * Compiled selectors filed under what their rightmost compound requires (an id, a class or
+ * a tag), as browsers file style rules: an element is tested against the few that can match.
+ */
+class SelectorIndex {
+  private readonly byId = new Map<string, IndexedSelector[]>();
+  private readonly byClass = new Map<string, IndexedSelector[]>();
+  private readonly byTag = new Map<string, IndexedSelector[]>();
+  private readonly anyElement: IndexedSelector[] = [];
+  size = 0;
+
+  add(selector: string, kind: HideReason): void {
+    // pseudo-elements and states never hide what a reader sees at load
+    if (selector.includes('::') || /:(?:before|after|hover|focus|active|visited|target|checked)\b/.test(selector)) return;
+    if (badNameStart(selector)) return; // browsers drop such a rule; css-what would read it
+    let tokens: Selector[];
+    let test: (el: Element) => boolean;
+    try {
+      const parsed = parseSelector(selector);
+      if (parsed.length !== 1 || parsed[0] === undefined) return;
+      tokens = parsed[0];
+      test = compile<AnyNode, Element>([tokens]);
+    } catch {
+      return; // a selector css-select cannot run hides nothing we keep
+    }
+    const entry = { test, kind };
+    const [bucket, key] = this.bucketOf(tokens);
+    if (bucket === null) this.anyElement.push(entry);
+    else {
+      const list = bucket.get(key);
+      if (list) list.push(entry);
+      else bucket.set(key, [entry]);
+    }
+    this.size++;
   }
-  return out;
+
+  *candidates(el: Element): Iterable<IndexedSelector> {
+    const id = el.attribs.id;
+    if (id !== undefined) yield* this.byId.get(id) ?? [];
+    const classes = el.attribs.class;
+    if (classes !== undefined && this.byClass.size > 0) {
+      for (const name of classes.split(/\s+/)) if (name !== '') yield* this.byClass.get(name) ?? [];
+    }
+    yield* this.byTag.get(el.name) ?? [];
+    yield* this.anyElement;
+  }
+
+  /** The bucket of a selector's rightmost compound (`ignoreCase: "quirks"` is case-sensitive in css-select's standards mode). */
+  private bucketOf(tokens: Selector[]): [Map<string, IndexedSelector[]> | null, string] {
+    let tag: string | null = null;
+    let cls: string | null = null;
+    for (let i = tokens.length - 1; i >= 0; i--) {
+      const t = tokens[i] as Selector;
+      if (isTraversal(t)) break; // a combinator: the rightmost compound ends here
+      if (t.type === 'attribute' && t.name === 'id' && t.action === 'equals' && t.ignoreCase !== true) return [this.byId, t.value];
+      if (t.type === 'attribute' && t.name === 'class' && t.action === 'element' && t.ignoreCase !== true) cls ??= t.value;
+      if (t.type === 'tag') tag = t.name.toLowerCase(); // HTML element names are lower-case in the DOM
+    }
+    if (cls !== null) return [this.byClass, cls];
+    if (tag !== null) return [this.byTag, tag];
+    return [null, ''];
+  }
+}
+
+/** A class or id selector starting with a digit (`.14e05`, `#-1a`): invalid CSS unless escaped. */
+function badNameStart(selector: string): boolean {
+  let brackets = 0;
+  let quote = 0;
+  for (let i = 0; i < selector.length; i++) {
+    const c = selector.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 92) i++;
+      else if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) quote = c;
+    else if (c === 92) i++;
+    else if (c === 91) brackets++;
+    else if (c === 93 && brackets > 0) brackets--;
+    else if ((c === 46 || c === 35) && brackets === 0) {
+      const next = selector.charCodeAt(i + 1) === 45 ? selector.charCodeAt(i + 2) : selector.charCodeAt(i + 1);
+      if (next >= 48 && next <= 57) return true;
+    }
+  }
+  return false;
+}
+
+/** The selectors of a list, split at commas outside brackets, parentheses and strings. */
+function splitSelectorList(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = 0;
+  let from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 92) i++;
+      else if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) quote = c;
+    else if (c === 92) i++;
+    else if (c === 40 || c === 91) depth++;
+    else if ((c === 41 || c === 93) && depth > 0) depth--;
+    else if (c === 44 && depth === 0) {
+      out.push(list.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  out.push(list.slice(from).trim());
+  return out.filter((s) => s !== '');
 }
 
 /** Declarations of an inline `style` attribute (a tolerant split: values there are simple). */
