@@ -4,6 +4,7 @@ import { NAMED_SCHEMAS, refsFor } from './named-schemas.js';
 import type { OperationSpec } from './operation-spec.js';
 import { documentedSummary } from './operation-spec.js';
 import { OPERATIONS, ROUTING_ERRORS } from './operations.js';
+import type { BillingHeaderName } from './plugins/billing-headers.js';
 import { errorEnvelopeSchema } from './schemas.js';
 
 /**
@@ -15,33 +16,61 @@ import { errorEnvelopeSchema } from './schemas.js';
 
 type Json = Record<string, unknown>;
 
-const BILLING_HEADERS: Json = {
+type HeaderDoc = { description: string; schema: Json; on: 'success' | 'error' | 'both' };
+
+/**
+ * The response headers of a billed operation. Keyed by the names plugins/billing-headers.ts
+ * writes (BILLING_HEADER_NAMES), so a header it writes cannot go undeclared; `on` says
+ * whether the header comes on the success answer, on error answers, or both.
+ */
+const BILLING_HEADERS: Record<BillingHeaderName | 'X-Service-Cache' | 'X-Request-Id', HeaderDoc> = {
   'X-Service-Cache': {
     description: 'HIT or MISS: whether the one-hour cache served the result (a HIT still costs 1 credit).',
     schema: { type: 'string', enum: ['HIT', 'MISS'] },
+    on: 'success',
   },
   'X-RateLimit-Remaining': {
     description: 'Monthly plan credits left; 0 while billing goes to bought credits; omitted for Enterprise (unlimited).',
     schema: { type: 'integer' },
+    on: 'both',
   },
   'X-RateLimit-Reset': {
     description: 'When monthly plan credits reset: first instant of the next UTC month.',
     schema: { type: 'string', format: 'date-time' },
+    on: 'both',
   },
   'X-Service-Billed': {
-    description: 'plan or credit: the pool this request was billed to. Absent on errors (refunded).',
+    description: 'plan or credit: the pool this request was billed to. Absent on errors (refunded), unless the refund is pending.',
     schema: { type: 'string', enum: ['plan', 'credit'] },
+    on: 'both',
   },
   'X-Credits-Remaining': {
     description: 'Bought-credit balance after the request; sent only when billed to credits.',
     schema: { type: 'integer' },
+    on: 'both',
   },
   'X-Concurrent-Remaining': {
     description: 'More in-flight requests the account has headroom for at that moment.',
     schema: { type: 'integer' },
+    on: 'both',
   },
-  'X-Request-Id': { description: 'Request id, also in error bodies and logs.', schema: { type: 'string' } },
+  'X-Refund-Pending': {
+    description:
+      'true on an error whose refund could not be written yet (billing store down; the body has `refund_pending: true`): the sweeper refunds the open charge within 15 minutes.',
+    schema: { type: 'string', enum: ['true'] },
+    on: 'error',
+  },
+  'X-Request-Id': { description: 'Request id, also in error bodies and logs.', schema: { type: 'string' }, on: 'both' },
 };
+
+/** The billing headers of a success (`success`) or an error (`error`) answer, as OpenAPI header objects. */
+function billingHeaders(answer: 'success' | 'error'): Json {
+  return Object.fromEntries(
+    Object.entries(BILLING_HEADERS)
+      .filter(([, h]) => h.on === answer || h.on === 'both')
+      .map(([name, { description, schema }]) => [name, { description, schema }]),
+  );
+}
 
 /** The `Idempotency-Key` header of the operations marked `idempotent` (src/http/plugins/idempotency.ts). */
 const IDEMPOTENCY_KEY_PARAM = {
@@ -72,7 +101,7 @@ export function operationErrors(op: OperationSpec): ErrorCode[] {
   return [...new Set([...op.errors, ...implied])];
 }
 
-function errorResponses(codes: readonly ErrorCode[]): Json {
+function errorResponses(codes: readonly ErrorCode[], billed: boolean): Json {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_CODES[code].status;
@@ -83,6 +112,7 @@ function errorResponses(codes: readonly ErrorCode[]): Json {
     out[String(status)] = {
       description: list.map((c) => `${c}: ${ERROR_CODES[c].message}`).join('; '),
       'x-error-codes': list,
+      ...(billed ? { headers: billingHeaders('error') } : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
@@ -106,7 +136,7 @@ function successResponse(op: OperationSpec): Json {
   for (const [type, schema] of Object.entries(response.alternatives ?? {})) content[type] = { schema };
   return {
     description: response.description,
-    ...(op.cost || response.headers ? { headers: { ...(op.cost ? BILLING_HEADERS : {}), ...response.headers } } : {}),
+    ...(op.cost || response.headers ? { headers: { ...(op.cost ? billingHeaders('success') : {}), ...response.headers } } : {}),
     ...(Object.keys(content).length > 0 ? { content } : {}),
   };
 }
@@ -131,7 +161,7 @@ function operationObject(op: OperationSpec): Json {
     responses: {
       [op.response.status]: successResponse(op),
       ...Object.fromEntries(Object.entries(op.otherResponses ?? {}).map(([status, description]) => [status, { description }])),
-      ...errorResponses(operationErrors(op)),
+      ...errorResponses(operationErrors(op), op.cost !== undefined),
     },
   };
 }

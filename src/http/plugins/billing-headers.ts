@@ -99,14 +99,29 @@ function captured(reply: FastifyReply, payload: unknown): StoredResponse {
   return { status: reply.statusCode, headers, body };
 }
 
+/**
+ * The billing headers this hook writes. openapi.ts declares each of them from this list
+ * (a header written here but not declared there does not compile).
+ */
+export const BILLING_HEADER_NAMES = [
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Service-Billed',
+  'X-Credits-Remaining',
+  'X-Concurrent-Remaining',
+  'X-Refund-Pending',
+] as const;
+export type BillingHeaderName = (typeof BILLING_HEADER_NAMES)[number];
+
 function writeBillingHeaders(reply: FastifyReply, state: BillingState): void {
-  if (state.planRemaining !== null) reply.header('X-RateLimit-Remaining', String(state.planRemaining));
-  reply.header('X-RateLimit-Reset', state.resetAt);
-  if (state.billed !== null) reply.header('X-Service-Billed', state.billed);
-  else reply.removeHeader('X-Service-Billed');
-  if (state.billed === 'credit' && state.creditsRemaining !== null) {
-    reply.header('X-Credits-Remaining', String(state.creditsRemaining));
-  } else reply.removeHeader('X-Credits-Remaining');
-  if (state.concurrentRemaining !== null) reply.header('X-Concurrent-Remaining', String(state.concurrentRemaining));
-  if (state.refundPending) reply.header('X-Refund-Pending', 'true');
+  const set = (name: BillingHeaderName, value: string | null): void => {
+    if (value !== null) reply.header(name, value);
+    else reply.removeHeader(name);
+  };
+  if (state.planRemaining !== null) set('X-RateLimit-Remaining', String(state.planRemaining));
+  set('X-RateLimit-Reset', state.resetAt);
+  set('X-Service-Billed', state.billed);
+  set('X-Credits-Remaining', state.billed === 'credit' && state.creditsRemaining !== null ? String(state.creditsRemaining) : null);
+  if (state.concurrentRemaining !== null) set('X-Concurrent-Remaining', String(state.concurrentRemaining));
+  if (state.refundPending) set('X-Refund-Pending', 'true');
 }

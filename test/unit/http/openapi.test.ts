@@ -11,6 +11,7 @@ import { ERROR_CODES } from '../../../src/errors.js';
 import type { OperationSpec } from '../../../src/http/operation-spec.js';
 import { operationName } from '../../../src/http/operation-spec.js';
 import { OPERATIONS } from '../../../src/http/operations.js';
+import { BILLING_HEADER_NAMES } from '../../../src/http/plugins/billing-headers.js';
 import type { Fetcher } from '../../../src/fetch/types.js';
 import { openSqliteStores } from '../../../src/store/sqlite/index.js';
 
@@ -87,5 +88,16 @@ describe('OpenAPI document, routes, error registry and docs/errors.md agree', ()
     const documented = Object.fromEntries(rows);
     const registry = Object.fromEntries(Object.entries(ERROR_CODES).map(([c, v]) => [c, v.status]));
     expect(documented).toEqual(registry);
+  });
+
+  it('declares every billing header the hook writes, X-Refund-Pending on the error answers of billed operations', () => {
+    const read = doc.paths['/v1/read'].post;
+    const onSuccess = Object.keys(read.responses['200'].headers);
+    const onError = Object.keys(read.responses['503'].headers);
+    for (const name of BILLING_HEADER_NAMES) expect([...onSuccess, ...onError], name).toContain(name);
+    expect(onError).toContain('X-Refund-Pending');
+    expect(onSuccess).not.toContain('X-Refund-Pending');
+    // an unbilled operation's errors carry no billing headers
+    expect(doc.paths['/v1/usage'].get.responses['401'].headers).toBeUndefined();
   });
 });
