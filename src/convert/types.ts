@@ -1,8 +1,32 @@
 import type { PageType } from './html/page-type.js';
 
+/**
+ * Every warning code an answer can carry. The OpenAPI description of `warnings[].code` is made
+ * from this list, and test/unit/http/warning-codes.test.ts checks it against docs/errors.md
+ * and the codes raised in src/.
+ */
+export const WARNING_CODES = [
+  'JS_SHELL',
+  'LOW_CONTENT',
+  'HIDDEN_TEXT',
+  'PROMPT_INJECTION',
+  'SELECTOR_SKIPPED',
+  'OPTIONS_IGNORED',
+  'TRUNCATED',
+  'CONTENT_TYPE_MISMATCH',
+  'CHARSET_GUESSED',
+  'INVALID_JSON',
+  'JSON_TOO_DEEP',
+  'XML_ENTITIES_IGNORED',
+  'PDF_PAGES_WITHOUT_TEXT',
+  'RENDER_SKIPPED',
+  'RENDER_INCOMPLETE',
+] as const;
+export type WarningCode = (typeof WARNING_CODES)[number];
+
 /** A flag the client should know about; `code` is stable, `message` human. */
 export interface Warning {
-  code: string;
+  code: WarningCode;
   message: string;
 }
 

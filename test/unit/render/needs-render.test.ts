@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { Warning } from '../../../src/convert/types.js';
 import { isScriptHeavy, scriptCensus, staticResultNeedsRender } from '../../../src/render/needs-render.js';
 
 const html = (s: string): Buffer => Buffer.from(s, 'utf8');
-const LOW = [{ code: 'LOW_CONTENT', message: 'short' }];
+const LOW: Warning[] = [{ code: 'LOW_CONTENT', message: 'short' }];
 
 describe('render: "auto" decision', () => {
   it('counts script elements, inline bytes and module scripts, not look-alikes', () => {
