@@ -76,6 +76,27 @@ const READ_EXAMPLES = {
   },
 } as const;
 
+/** Example bodies of batch: the read options are shared by every item. */
+const BATCH_EXAMPLES = {
+  plain: {
+    summary: 'Three pages as Markdown',
+    value: { urls: ['https://example.com/a', 'https://example.com/b', 'https://example.com/c'] },
+  },
+  steered: {
+    summary: 'The same part of every page, without comments, links listed',
+    value: {
+      urls: ['https://example.com/blog/1', 'https://example.com/blog/2'],
+      target_selector: 'article',
+      remove_selector: '.comments',
+      links: true,
+    },
+  },
+  text: {
+    summary: 'Plain text of every page, links reduced to their text',
+    value: { urls: ['https://example.com/docs/a', 'https://example.com/docs/b'], format: 'text', link_mode: 'text' },
+  },
+} as const;
+
 const PUBLIC_OPERATIONS = {
   read: {
     operationId: 'read',
@@ -108,6 +129,7 @@ const PUBLIC_OPERATIONS = {
     cost: { credits: 1, per: 'url', note: 'all-or-nothing up front; every ok:false item refunded; one slot for the whole batch' },
     idempotent: true,
     body: batchRequestSchema,
+    bodyExamples: BATCH_EXAMPLES,
     response: { status: 200, description: 'One result per URL, in request order', schema: batchResponseSchema },
     errors: BILLABLE_ERRORS,
   },

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../src/app.js';
@@ -99,5 +100,23 @@ describe('OpenAPI document, routes, error registry and docs/errors.md agree', ()
     expect(onSuccess).not.toContain('X-Refund-Pending');
     // an unbilled operation's errors carry no billing headers
     expect(doc.paths['/v1/usage'].get.responses['401'].headers).toBeUndefined();
+  });
+
+  it('every request example is a body its schema accepts; read, read-and-score and batch show read options', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    for (const op of Object.values(OPERATIONS) as OperationSpec[]) {
+      if (!op.body || !op.bodyExamples) continue;
+      const validate = ajv.compile(op.body);
+      for (const [name, example] of Object.entries(op.bodyExamples)) {
+        expect(validate(example.value) ? null : validate.errors, `${op.operationId} ${name}`).toBeNull();
+      }
+    }
+    for (const path of ['/v1/read', '/v1/read-and-score', '/v1/batch']) {
+      const examples = Object.values(doc.paths[path].post.requestBody.content['application/json'].examples) as Array<{ value: object }>;
+      expect(
+        examples.some((e) => 'target_selector' in e.value || 'format' in e.value),
+        path,
+      ).toBe(true);
+    }
   });
 });
