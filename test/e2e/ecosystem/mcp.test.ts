@@ -206,6 +206,32 @@ describe('MCP server: every tool over stdio and over /mcp', { timeout: 120_000 }
     expect(await creditsUsed(apiKey)).toBe(2); // the two held reads; the refused tool call cost nothing
   });
 
+  it('/mcp: read options in read_url reach the route (target_selector, format text, links) for 1 credit', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const client = new Client({ name: 'pith-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${svc.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }),
+    );
+    try {
+      const result = (await client.callTool({
+        name: 'read_url',
+        arguments: { url: `${site.origin}/article.html`, target_selector: 'table', format: 'text', links: true },
+      })) as CallToolResult;
+      expect(result.isError ?? false, text(result)).toBe(false);
+      const body = result.structuredContent as Record<string, any>;
+      // the table only, as plain text: no heading, no paragraph, no Markdown table syntax
+      expect(body.markdown).toBeUndefined();
+      expect(body.text).toContain('free');
+      expect(body.text).not.toContain('Why Markdown');
+      expect(body.text).not.toContain('|');
+      expect(text(result)).toContain('free');
+      expect(body.links).toEqual([]);
+      expect(await creditsUsed(apiKey)).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('/mcp refuses a missing or wrong key with the UNAUTHORIZED envelope', async () => {
     const body = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { accept: 'application/json, text/event-stream' };
