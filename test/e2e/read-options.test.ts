@@ -175,6 +175,34 @@ describe('read options', () => {
     expect(defaults.headers['x-service-cache']).toBe('HIT');
   });
 
+  it('a read with options costs exactly 1 credit, as a plain read does (fresh, cached, read-and-score, batch per URL)', async () => {
+    const all = {
+      target_selector: ['table', '.lead'],
+      remove_selector: '.comments',
+      main_content: false,
+      format: 'html',
+      links: true,
+      images: true,
+      image_mode: 'alt',
+      link_mode: 'references',
+      clean_urls: false,
+      keep_hidden: true,
+    };
+    const url = fresh();
+    const costOf = async (call: () => Promise<Call>): Promise<number> => {
+      const before = await usageOf(svc, accountId);
+      const res = await call();
+      expect(res.status, res.text).toBe(200);
+      const after = await usageOf(svc, accountId);
+      expect(after.boughtBalance).toBe(before.boughtBalance);
+      return after.planUsed - before.planUsed;
+    };
+    expect(await costOf(() => read({ url, ...all }))).toBe(1);
+    expect(await costOf(() => read({ url, ...all }))).toBe(1); // a cache HIT costs the same
+    expect(await costOf(() => svc.call('/v1/read-and-score', { key: apiKey, body: { url: fresh(), ...all } }))).toBe(1);
+    expect(await costOf(() => svc.call('/v1/batch', { key: apiKey, body: { urls: [fresh(), fresh()], ...all } }))).toBe(2);
+  });
+
   it('bad values are BAD_REQUEST naming the field, and cost nothing', async () => {
     const before = await usageOf(svc, accountId);
     const cases: Array<[Record<string, unknown>, string]> = [
