@@ -6,7 +6,7 @@ import type { Warning } from '../types.js';
  * addressed to "the AI", chat-template role markers). A warning only: visible text is never
  * removed for this, since the page may be an article *about* prompt injection.
  *
- * The rule set is small on purpose and documented in docs/extraction.md; each rule is one
+ * The rule set is small on purpose and documented in docs/safety.md; each rule is one
  * linear regex over lower-cased text with collapsed whitespace (no nested quantifiers), so
  * a 10 MB body costs one pass per rule.
  */
