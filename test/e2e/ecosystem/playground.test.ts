@@ -149,6 +149,35 @@ describe.skipIf(!haveChromium && !process.env.CI)('playground and docs page in C
     expect(pageErrors).toEqual([]);
   });
 
+  it('the options row sends image_mode, images, link_mode, clean_urls and keep_hidden', async () => {
+    const { apiKey } = await svc.newAccount('starter');
+    const page = await context.newPage();
+    const sent: Array<Record<string, unknown>> = [];
+    page.on('request', (req) => {
+      if (req.url().endsWith('/v1/read')) sent.push(req.postDataJSON() as Record<string, unknown>);
+    });
+    await page.goto(`${svc.baseUrl}/`);
+    await page.fill('#url', `${site.origin}/figure.html`);
+    await page.fill('#key', apiKey);
+    await page.selectOption('#image-mode', 'alt');
+    await page.check('#image-list');
+    await page.selectOption('#link-mode', 'references');
+    await page.check('#raw-urls');
+    await page.check('#keep-hidden');
+    await page.click('#read');
+    await page.waitForSelector('#result:not([hidden])');
+    expect(sent.at(-1)).toMatchObject({ image_mode: 'alt', images: true, link_mode: 'references', clean_urls: false, keep_hidden: true });
+    // image_mode alt: the alt text instead of the image; the list names the image without loading it
+    const raw = await page.textContent('#raw');
+    expect(raw).toContain('Pages per second chart');
+    expect(raw).not.toContain('![');
+    expect(await page.locator('#rendered img').count()).toBe(0);
+    expect(await page.textContent('#metadata')).toContain('1 in the content');
+    expect(await page.textContent('#rendered ol.images')).toContain(`Pages per second chart — ${site.origin}/pixel.png`);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it('shows the warnings of a JavaScript shell page', async () => {
     const { apiKey } = await svc.newAccount('starter');
     const page = await context.newPage();

@@ -101,6 +101,17 @@
       }
       $('rendered').append(list);
     }
+    if (Array.isArray(json.images)) {
+      // listed as text: the viewer loads no image it was not asked to
+      const list = document.createElement('ol');
+      list.className = 'images';
+      for (const image of json.images) {
+        const li = document.createElement('li');
+        li.textContent = `${image.alt || '(no alt)'} — ${image.url}`;
+        list.append(li);
+      }
+      $('rendered').append(list);
+    }
     const meta = json.metadata || {};
     fillList($('metadata'), [
       ['url', json.url],
@@ -108,6 +119,7 @@
       ['description', meta.description],
       ['language', meta.language],
       ['links', Array.isArray(json.links) ? `${json.links.length} in the content, ${json.links_elsewhere} elsewhere` : null],
+      ['images', Array.isArray(json.images) ? `${json.images.length} in the content` : null],
     ]);
     const stats = json.stats || {};
     fillList($('stats'), [
@@ -149,6 +161,11 @@
     if ($('format').value !== 'markdown') body.format = $('format').value;
     if ($('whole').checked) body.main_content = false;
     if ($('links').checked) body.links = true;
+    if ($('link-mode').value !== 'inline') body.link_mode = $('link-mode').value;
+    if ($('image-mode').value !== 'keep') body.image_mode = $('image-mode').value;
+    if ($('image-list').checked) body.images = true;
+    if ($('raw-urls').checked) body.clean_urls = false;
+    if ($('keep-hidden').checked) body.keep_hidden = true;
     return body;
   }
 
