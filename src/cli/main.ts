@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountAdminDeps } from '../billing/accounts.js';
 import { buyCreditPack, changePlan, createAccount, createKey, describeAccount, revokeKey, verifyLedger } from '../billing/accounts.js';
-import { accountOnWire, ledgerReportOnWire } from '../http/wire/accounts.js';
+import { accountCreatedBody, accountOnWire, creditPackBody, keyCreatedBody, ledgerReportOnWire } from '../http/wire/accounts.js';
 import { isCreditPackId } from '../billing/plans.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { isServiceError } from '../errors.js';
@@ -47,7 +47,8 @@ Usage:
   page that is a JavaScript shell as served (the default without the flag), --render=false never.
   pith mcp --key K [--base-url <base_url>]      MCP server on stdio (tools call the pith server)
 
-Plans: ${PLAN_IDS.join(', ')}. Admin commands work directly on the configured store (DATA_DIR / DATABASE_URL).
+Plans: ${PLAN_IDS.join(', ')}. Admin commands work directly on the configured store (DATA_DIR / DATABASE_URL)
+and print what the matching /admin/v1 route answers, without "status" (keys revoke: nothing, as its 204).
 `;
 
 function parsePlan(value: string): PlanId {
@@ -74,6 +75,9 @@ const print = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 };
 
+/** An admin command prints what its /admin/v1 route answers (the same wire serialiser), without `status`. */
+const printAnswer = ({ status: _status, ...answer }: { status: string }): void => print(answer);
+
 async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   const [group, action, target] = args.positionals;
@@ -99,7 +103,7 @@ async function run(argv: string[]): Promise<number> {
     case 'accounts create': {
       const plan = parsePlan(requireOption(args, 'plan'));
       const created = await withAdmin((deps) => createAccount(deps, { plan, name: optionalName(args) }));
-      print({ account_id: created.account.id, plan: created.account.plan, key_id: created.keyId, api_key: created.apiKey });
+      printAnswer(accountCreatedBody(created));
       process.stderr.write('Keep the api_key: it is shown only once.\n');
       return 0;
     }
@@ -111,14 +115,17 @@ async function run(argv: string[]): Promise<number> {
     case 'accounts set-plan': {
       if (!target) throw new UsageError('missing <account_id>');
       const plan = parsePlan(requireOption(args, 'plan'));
-      const account = await withAdmin((deps) => changePlan(deps, target, plan));
-      print({ account_id: account.id, plan: account.plan });
+      // as PATCH /admin/v1/accounts/{id}: the account after the change
+      const account = await withAdmin(async (deps) => {
+        await changePlan(deps, target, plan);
+        return describeAccount(deps, target);
+      });
+      print(accountOnWire(account));
       return 0;
     }
     case 'keys create': {
       const accountId = requireOption(args, 'account');
-      const { apiKey, key } = await withAdmin((deps) => createKey(deps, accountId, optionalName(args)));
-      print({ account_id: accountId, key_id: key.id, api_key: apiKey });
+      printAnswer(keyCreatedBody(await withAdmin((deps) => createKey(deps, accountId, optionalName(args)))));
       process.stderr.write('Keep the api_key: it is shown only once.\n');
       return 0;
     }
@@ -126,7 +133,8 @@ async function run(argv: string[]): Promise<number> {
       const accountId = requireOption(args, 'account');
       const keyId = requireOption(args, 'key');
       await withAdmin((deps) => revokeKey(deps, accountId, keyId));
-      print({ account_id: accountId, key_id: keyId, revoked: true });
+      // the route answers 204 No Content: nothing on stdout, exit 0; a note for the operator
+      process.stderr.write(`Key ${keyId} of ${accountId} is revoked.\n`);
       return 0;
     }
     case 'credits add': {
@@ -135,8 +143,7 @@ async function run(argv: string[]): Promise<number> {
       if (!isCreditPackId(pack)) throw new UsageError(`unknown pack "${pack}"; use S, M, L or XL`);
       const given = args.options.get('payment-id');
       const paymentId = typeof given === 'string' ? given : undefined;
-      const { balance, duplicate } = await withAdmin((deps) => buyCreditPack(deps, accountId, pack, paymentId));
-      print({ account_id: accountId, bought_credits: { balance }, ...(duplicate ? { duplicate: true } : {}) });
+      printAnswer(creditPackBody(await withAdmin((deps) => buyCreditPack(deps, accountId, pack, paymentId))));
       return 0;
     }
     case 'ledger verify': {

@@ -31,15 +31,27 @@ describe('pith CLI (same code as the admin API, on the SQLite store)', () => {
     const created = await pith('accounts', 'create', '--plan', 'starter', '--name', 'CLI test');
     expect(created.code).toBe(0);
     const account = JSON.parse(created.stdout) as { account_id: string; api_key: string; key_id: string };
+    // what POST /admin/v1/accounts answers, without `status`
+    expect(Object.keys(account).sort()).toEqual(['account_id', 'api_key', 'key_id', 'plan']);
     expect(account.api_key).toMatch(/^pk_/);
     expect(created.stderr).toContain('shown only once');
 
-    const key = JSON.parse((await pith('keys', 'create', '--account', account.account_id)).stdout) as { key_id: string; api_key: string };
+    const key = JSON.parse((await pith('keys', 'create', '--account', account.account_id)).stdout) as {
+      key_id: string;
+      api_key: string;
+      prefix: string;
+    };
+    // as POST /admin/v1/accounts/{id}/keys answers: the key, its id and its prefix
+    expect(Object.keys(key).sort()).toEqual(['api_key', 'key_id', 'prefix']);
+    expect(key.api_key.startsWith(key.prefix)).toBe(true);
     const pack = await pith('credits', 'add', '--account', account.account_id, '--pack', 'm');
-    expect(JSON.parse(pack.stdout)).toEqual({ account_id: account.account_id, bought_credits: { balance: 2200 } });
+    expect(JSON.parse(pack.stdout)).toEqual({ bought_credits: { balance: 2200 } });
 
+    // the route answers 204: nothing on stdout, exit 0
     const revoked = await pith('keys', 'revoke', '--account', account.account_id, '--key', key.key_id);
     expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toBe('');
+    expect(revoked.stderr).toContain('revoked');
     const stores = openSqliteStores(dataDir);
     try {
       expect(await stores.accounts.findByKeyHash(hashApiKey(key.api_key))).toBeNull();
@@ -67,9 +79,15 @@ describe('pith CLI (same code as the admin API, on the SQLite store)', () => {
     const created = JSON.parse((await pith('accounts', 'create', '--plan', 'starter')).stdout) as { account_id: string };
     const id = created.account_id;
     const first = JSON.parse((await pith('credits', 'add', '--account', id, '--pack', 'S', '--payment-id', 'pi_123')).stdout);
-    expect(first).toEqual({ account_id: id, bought_credits: { balance: 500 } });
+    expect(first).toEqual({ bought_credits: { balance: 500 } });
     const again = JSON.parse((await pith('credits', 'add', '--account', id, '--pack', 'S', '--payment-id', 'pi_123')).stdout);
-    expect(again).toEqual({ account_id: id, bought_credits: { balance: 500 }, duplicate: true });
+    expect(again).toEqual({ bought_credits: { balance: 500 }, duplicate: true });
+    // set-plan prints the account after the change, as PATCH /admin/v1/accounts/{id} answers
+    const upgraded = await pith('accounts', 'set-plan', id, '--plan', 'growth');
+    expect(upgraded.code).toBe(0);
+    const shown = JSON.parse((await pith('accounts', 'show', id)).stdout);
+    expect(JSON.parse(upgraded.stdout)).toEqual(shown);
+    expect(shown).toMatchObject({ account_id: id, plan: 'growth', usage: { plan: 'growth', bought_credits: { balance: 500 } } });
     const downgrade = await pith('accounts', 'set-plan', id, '--plan', 'free');
     expect(downgrade.code).toBe(1);
     expect(downgrade.stderr).toContain('PLAN_NOT_ELIGIBLE');
