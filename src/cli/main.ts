@@ -11,6 +11,7 @@ import type { PlanId } from '../billing/plans.js';
 import { PLAN_IDS } from '../billing/plans.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError, parseArgs, requireOption } from './args.js';
+import { CHOICE_FLAGS_HELP } from './read-flags.js';
 
 /** Commands served by ./client-commands.ts (loaded lazily, like the server). */
 const CLIENT_COMMANDS = new Set(['read', 'score', 'map', 'extract']);
@@ -37,8 +38,9 @@ Usage:
   pith read <url> [--render[=auto|false]] [--json] [--quiet] [read options]   read a page here (no server, no account): Markdown to stdout
   pith read <url> --remote <base_url> --key K [--fresh] [--render[=auto|false]] [--json] [read options]   read through a pith server
     read options: --target <css> (only that part) --remove <css> (cut parts first) --whole-page (no main-content detection)
-                  --format markdown|html|text  --links --images (list them)  --link-mode inline|references|text
-                  --image-mode keep|alt|drop  --no-clean-urls (URLs exactly as found, tracking parameters kept)
+                  --links --images (list them)  --no-clean-urls (URLs exactly as found, tracking parameters kept)
+                  --keep-hidden (keep text styled to be invisible)
+                  ${CHOICE_FLAGS_HELP}
   pith score <url> [--remote <base_url> --key K] [--json]         agent-readiness score (here, or through a server)
   pith map <url> [--remote <base_url> --key K] [--limit N] [--search Q] [--include G,…] [--exclude G,…] [--json]   the site's URLs
   pith extract <url> [--remote <base_url> --key K] [--fresh] [--render[=auto|false]] [--json]   structured data as JSON

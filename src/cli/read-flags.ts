@@ -1,55 +1,85 @@
+import type { readOptionProperties as ReadOptionProperties } from '../http/schemas.js';
+import { readOptionProperties } from '../http/schemas.js';
 import type { ReadOptionsBody } from '../http/wire/read-options.js';
 import type { ParsedArgs } from './args.js';
 import { UsageError } from './args.js';
 
 /**
- * `pith read` flags for the read options (issue 17), as the request body names them, so the
- * local engine and a remote server get the same thing: `--target <css>`, `--remove <css>`
- * (a selector list `a, b` takes several), `--format markdown|html|text`, `--links`,
- * `--images`, `--whole-page` (main_content: false), `--link-mode`, `--image-mode`,
- * `--no-clean-urls` (clean_urls: false: URLs exactly as found).
+ * `pith read` flags for the read options (issues 17, 21, 22), as the request body names them,
+ * so the local engine and a remote server get the same thing: `--target <css>`, `--remove
+ * <css>` (a selector list `a, b` takes several), one flag per enum field of the schema
+ * (`--format`, `--link-mode`, `--image-mode`: field name with dashes, values from the schema,
+ * so a new value or a new enum field needs no edit here), and the switches below.
  */
 
+type Properties = typeof ReadOptionProperties;
+type BooleanField = { [K in keyof Properties]: Properties[K] extends { readonly type: 'boolean' } ? K : never }[keyof Properties];
+
+/**
+ * Switches: the flag sets its field to the value that is not the schema's default. Names are
+ * the CLI's own (`--whole-page` reads better than `--no-main-content`).
+ */
+export const READ_SWITCHES = {
+  links: { field: 'links', value: true },
+  images: { field: 'images', value: true },
+  'whole-page': { field: 'main_content', value: false },
+  'no-clean-urls': { field: 'clean_urls', value: false },
+  'keep-hidden': { field: 'keep_hidden', value: true },
+} as const satisfies Record<string, { field: BooleanField; value: boolean }>;
+
 /** Flags of read that take no value (see BOOLEAN_FLAGS of client-commands.ts). */
-export const READ_BOOLEAN_FLAGS = ['links', 'images', 'whole-page', 'no-clean-urls'];
+export const READ_BOOLEAN_FLAGS = Object.keys(READ_SWITCHES);
 
-const FORMATS = ['markdown', 'html', 'text'] as const;
-const LINK_MODES = ['inline', 'references', 'text'] as const;
-const IMAGE_MODES = ['keep', 'alt', 'drop'] as const;
+/** Schema properties as this module reads them (an enum field has `enum`). */
+type SchemaLike = Readonly<Record<string, object>>;
 
-function choice<T extends string>(args: ParsedArgs, flag: string, allowed: readonly T[]): T | undefined {
-  const value = args.options.get(flag);
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
-    throw new UsageError(`--${flag} takes ${allowed.join('|')}`);
-  }
-  return value as T;
+const enumOf = (schema: object): readonly string[] | undefined =>
+  'enum' in schema && Array.isArray(schema.enum) ? (schema.enum as readonly string[]) : undefined;
+
+/** The enum fields of the read options and their flags: `link_mode` → `--link-mode`. */
+export function choiceFlags(
+  properties: SchemaLike = readOptionProperties,
+): Array<{ flag: string; field: string; values: readonly string[] }> {
+  return Object.entries(properties).flatMap(([field, schema]) => {
+    const values = enumOf(schema);
+    return values ? [{ flag: field.replace(/_/g, '-'), field, values }] : [];
+  });
 }
+
+/** `--format markdown|html|text  --image-mode keep|alt|drop …`, for the help text. */
+export const CHOICE_FLAGS_HELP = choiceFlags()
+  .map((c) => `--${c.flag} ${c.values.join('|')}`)
+  .join('  ');
+
+/** A selector's bound, from the schema (each selector of target_selector / remove_selector). */
+const SELECTOR_MAX_CHARS = readOptionProperties.target_selector.anyOf[0].maxLength;
 
 function selector(args: ParsedArgs, flag: string): string | undefined {
   const value = args.options.get(flag);
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${flag} takes a CSS selector`);
+  if (value.length > SELECTOR_MAX_CHARS) throw new UsageError(`--${flag} takes a CSS selector of at most ${SELECTOR_MAX_CHARS} characters`);
   return value;
 }
 
-export function readOptionsBodyOf(args: ParsedArgs): ReadOptionsBody {
-  const body: ReadOptionsBody = {};
+/** The read options of `pith read`'s flags, as a request body. `properties` is for tests (a planted enum value). */
+export function readOptionsBodyOf(args: ParsedArgs, properties: SchemaLike = readOptionProperties): ReadOptionsBody {
+  const body: Record<string, unknown> = {};
   const target = selector(args, 'target');
   const remove = selector(args, 'remove');
-  const format = choice(args, 'format', FORMATS);
-  const linkMode = choice(args, 'link-mode', LINK_MODES);
-  const imageMode = choice(args, 'image-mode', IMAGE_MODES);
   if (target) body.target_selector = target;
   if (remove) body.remove_selector = remove;
-  if (format) body.format = format;
-  if (linkMode) body.link_mode = linkMode;
-  if (imageMode) body.image_mode = imageMode;
-  if (args.options.has('links')) body.links = true;
-  if (args.options.has('images')) body.images = true;
-  if (args.options.has('whole-page')) body.main_content = false;
-  if (args.options.has('no-clean-urls')) body.clean_urls = false;
-  return body;
+  for (const { flag, field, values } of choiceFlags(properties)) {
+    const value = args.options.get(flag);
+    if (value === undefined) continue;
+    if (typeof value !== 'string' || !values.includes(value)) throw new UsageError(`--${flag} takes ${values.join('|')}`);
+    body[field] = value;
+  }
+  for (const [flag, { field, value }] of Object.entries(READ_SWITCHES)) {
+    if (args.options.has(flag)) body[field] = value;
+  }
+  // the values come from the schema ReadOptionsBody is typed from
+  return body as ReadOptionsBody;
 }
 
 /** The content, then the links list when it was asked for (text output of `pith read`). */

@@ -68,6 +68,21 @@ describe('pith read | score | map | extract', { timeout: 120_000 }, () => {
     expect(remote.stdout).not.toContain('<table>');
     const bad = await pith(['read', `${site.origin}/article.html`, '--format', 'pdf'], LOOPBACK);
     expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--format takes markdown|html|text');
+  });
+
+  it('--keep-hidden keeps text styled to be invisible, locally and through a server', async () => {
+    const plain = await pith(['read', `${site.origin}/hidden.html`], LOOPBACK);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain('Tickets are sold on board');
+    expect(plain.stdout).not.toContain('no reader of this page can see');
+    // a switch: the URL after it is not its value
+    const kept = await pith(['read', '--keep-hidden', `${site.origin}/hidden.html`], LOOPBACK);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toContain('no reader of this page can see');
+    const remote = await pith(['read', `${site.origin}/hidden.html`, '--keep-hidden', '--remote', svc.baseUrl, '--key', apiKey]);
+    expect(remote.code).toBe(0);
+    expect(remote.stdout).toContain('no reader of this page can see');
   });
 
   it('keeps the SSRF guard locally: a loopback target is refused without the test escape hatch', async () => {

@@ -31,6 +31,15 @@ export const FIGURE_HTML = `<!doctype html>
 <p>Images in converted Markdown point at other servers, so a viewer should not load them without being asked to.</p>
 </article></main></body></html>`;
 
+/** An article with a paragraph styled to be invisible (left out unless keep_hidden). */
+export const HIDDEN_HTML = `<!doctype html>
+<html lang="en"><head><title>Ferry times</title></head><body><main><article>
+<h1>Ferry times</h1>
+<p>The morning ferry leaves the north harbour at seven and reaches the island an hour later, weather permitting.</p>
+<p style="font-size:0">A line no reader of this page can see.</p>
+<p>Tickets are sold on board; bicycles travel free on every crossing except the last one of the day.</p>
+</article></main></body></html>`;
+
 export interface FixtureSite extends Site {
   /** Requests the site received for `/pixel.png`. */
   pixelHits(): number;
@@ -62,6 +71,7 @@ export async function startFixtureSite(): Promise<FixtureSite> {
         );
     }
     if (path === '/figure.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FIGURE_HTML);
+    if (path === '/hidden.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HIDDEN_HTML);
     if (path === '/pixel.png') {
       pixelHits++;
       return void res.writeHead(204).end();
