@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../errors.js';
 import { ERROR_CODES } from '../errors.js';
+import { IDEMPOTENCY_KEY_MAX, idempotencyKeySchema } from './idempotency-key.js';
 import { NAMED_SCHEMAS, refsFor } from './named-schemas.js';
 import type { OperationSpec } from './operation-spec.js';
 import { documentedSummary } from './operation-spec.js';
@@ -77,7 +78,7 @@ const IDEMPOTENCY_KEY_PARAM = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  schema: idempotencyKeySchema(IDEMPOTENCY_KEY_MAX),
   description:
     "Makes a retry safe: the same key with the same request within 24 h answers the first call's result (header `Idempotent-Replayed: true`) and charges once. The same key with another request, or while the first still runs, is 409 IDEMPOTENCY_CONFLICT. Answers 402, 429 and 503 are not kept, so their retry runs anew.",
 };

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../errors.js';
 import { ADMIN_OPERATIONS } from './admin-operations.js';
+import { MCP_IDEMPOTENCY_KEY_MAX, idempotencyKeySchema } from './idempotency-key.js';
 import type { OperationSpec } from './operation-spec.js';
 import {
   batchRequestSchema,
@@ -284,7 +285,7 @@ const SERVICE_OPERATIONS = {
       'Idempotency-Key': {
         description:
           'Keys each tool call of the request as `<key>.<n>` on its /v1 route: a retried request with the same key replays its tool calls instead of charging again.',
-        schema: { type: 'string', minLength: 1, maxLength: 240, pattern: '^[\\x21-\\x7e]+$' },
+        schema: idempotencyKeySchema(MCP_IDEMPOTENCY_KEY_MAX),
       },
     },
     // no `type`: the MCP transport answers malformed messages itself, in JSON-RPC

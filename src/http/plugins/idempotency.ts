@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { StoredResponse, Stores } from '../../store/types.js';
 import { rawFormat } from '../context.js';
+import { IDEMPOTENCY_KEY_MAX, isIdempotencyKey } from '../idempotency-key.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,8 +20,6 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
  */
 export const IDEMPOTENCY_STALE_MS = 20 * 60_000;
 
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
 /**
  * `Idempotency-Key` on billable POSTs (Stripe's model): the first request with a key runs
  * and its answer is stored with its charge's settle; the same key with the same request
@@ -34,8 +33,8 @@ export function registerIdempotency(scope: FastifyInstance, stores: Stores, now:
     // the operation registry marks which operations take a key (src/http/operations.ts `idempotent`)
     if (header === undefined || request.routeOptions.config.idempotent !== true) return;
     const key = Array.isArray(header) ? header[0] : header;
-    if (key === undefined || !KEY_PATTERN.test(key)) {
-      throw new ServiceError('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    if (key === undefined || !isIdempotencyKey(key)) {
+      throw new ServiceError('BAD_REQUEST', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} visible ASCII characters`);
     }
     const account = request.account;
     if (!account) return;

@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { PithBackend } from '../../mcp/tools.js';
 import { PithToolError, billingFromHeaderMap, createPithMcpServer } from '../../mcp/tools.js';
 import type { AppContext } from '../context.js';
+import { MCP_IDEMPOTENCY_KEY_MAX, isIdempotencyKey } from '../idempotency-key.js';
 import { registerApiKeyAuth } from '../plugins/auth.js';
 import { OPERATIONS } from '../operations.js';
 import { operationRoute } from '../register-operation.js';
@@ -63,7 +64,7 @@ export async function registerMcpRoute(app: FastifyInstance, ctx: AppContext): P
     registerApiKeyAuth(scope, ctx.stores);
     operationRoute(scope, OPERATIONS.mcp).handle(async (request, reply) => {
       const outerKey = request.headers['idempotency-key'];
-      const key = typeof outerKey === 'string' && /^[\x21-\x7e]{1,240}$/.test(outerKey) ? outerKey : null;
+      const key = typeof outerKey === 'string' && isIdempotencyKey(outerKey, MCP_IDEMPOTENCY_KEY_MAX) ? outerKey : null;
       const backend = injectBackend(app, request.headers.authorization ?? '', request.id, key);
       const server = createPithMcpServer(backend, { version: ctx.config.engineVersion });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
