@@ -57,7 +57,7 @@ const BILLING_HEADERS: Record<BillingHeaderName | 'X-Service-Cache' | 'X-Request
   },
   'X-Refund-Pending': {
     description:
-      'true on an error whose refund could not be written yet (billing store down; the body has `refund_pending: true`): the sweeper refunds the open charge within 15 minutes.',
+      'true on an error whose refund could not be written yet (billing store down; the body has `refund_pending: true`): the sweeper refunds the open charge once it is OPEN_CHARGE_TIMEOUT_S old (15 min by default; later while the store is down).',
     schema: { type: 'string', enum: ['true'] },
     on: 'error',
   },
