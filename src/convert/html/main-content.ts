@@ -66,6 +66,11 @@ const MIN_ALTERNATIVE_VOTES = 3;
 /** A sibling joins the content at this share of the top score (but at least SIBLING_MIN_SCORE). */
 const SIBLING_SCORE_SHARE = 0.2;
 const SIBLING_MIN_SCORE = 10;
+/** A sibling paragraph longer than this with less link text than SIBLING_PROSE_MAX_LINK_DENSITY is the story's. */
+const SIBLING_PROSE_MIN_TEXT = 80;
+const SIBLING_PROSE_MAX_LINK_DENSITY = 0.25;
+/** Headings, figures and lists between kept siblings stay when less of their text than this is links. */
+const SIBLING_BETWEEN_MAX_LINK_DENSITY = 0.5;
 /** An unlikely-looking wrapper that holds this share of the page text is kept anyway. */
 const UNLIKELY_MAX_TEXT_SHARE = 0.5;
 /** When no rung of the ladder reaches CHAR_THRESHOLD, content inside boilerplate-looking containers counts this much. */
@@ -198,7 +203,7 @@ function extractStory(
         opts.debug(`flags=${flags} cand ${describe(el)} score=${sc.toFixed(1)} len=${stats.get(el)?.textLen}`);
       opts.debug(`flags=${flags} top=${describe(top)} refined=${describe(refined)} roots=${roots.map(describe).join(', ')}`);
     }
-    const drop = pruneContent(roots, stats, unlikely, flags, titles, top, opts.authorKnown ?? true);
+    const drop = pruneContent(roots, { stats, unlikely, flags, titles, top, authorKnown: opts.authorKnown ?? true });
     const textLength = contentLength(roots, drop, stats);
     attempts.push({ flags, textLength });
     opts.debug?.(`attempt flags=${flags} textLength=${textLength} drops=${drop.size}`);
@@ -227,7 +232,14 @@ function extractStory(
   const chosen = results[best] as { roots: Element[]; drop: Set<Element>; textLength: number };
   if (chosen.textLength === 0 && totalText > 0) {
     const fallback = fallbackContainer(body);
-    const drop = pruneContent([fallback], stats, new Set(), 0, titles, null, opts.authorKnown ?? true);
+    const drop = pruneContent([fallback], {
+      stats,
+      unlikely: new Set(),
+      flags: 0,
+      titles,
+      top: null,
+      authorKnown: opts.authorKnown ?? true,
+    });
     return {
       content: { roots: [fallback], drop, attempts, winner: -1, textLength: contentLength([fallback], drop, stats), stats },
       firstTop,
@@ -532,8 +544,10 @@ function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: St
     const isParagraph = sib.name === 'p' || SIBLING_BLOCKS.has(sib.name) || (DIV_LIKE.has(sib.name) && !s.hasBlock);
     if (!isParagraph) return;
     const ld = linkDensity(s);
-    if (s.textLen > 80 && ld < 0.25) keep[i] = true;
-    else if (s.textLen > 0 && s.textLen <= 80 && ld === 0 && /\.( |$)/.test(collapseWhitespace(textOf(sib)))) keep[i] = true;
+    if (s.textLen > SIBLING_PROSE_MIN_TEXT && ld < SIBLING_PROSE_MAX_LINK_DENSITY) keep[i] = true;
+    // a short sentence (it has a full stop) without links: the story's, too
+    else if (s.textLen > 0 && s.textLen <= SIBLING_PROSE_MIN_TEXT && ld === 0 && /\.( |$)/.test(collapseWhitespace(textOf(sib))))
+      keep[i] = true;
   });
   // Headings, figures and lists between kept siblings belong to the same story.
   const first = keep.indexOf(true);
@@ -542,7 +556,7 @@ function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: St
     if (keep[i]) continue;
     const sib = siblings[i] as Element;
     if (HEADINGS.has(sib.name) || SIBLING_BLOCKS.has(sib.name) || sib.name === 'img' || sib.name === 'picture') {
-      if (linkDensity(stats.get(sib)) < 0.5) keep[i] = true;
+      if (linkDensity(stats.get(sib)) < SIBLING_BETWEEN_MAX_LINK_DENSITY) keep[i] = true;
     }
   }
   for (let i = 0; i < siblings.length; i++) {

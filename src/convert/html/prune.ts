@@ -29,16 +29,55 @@ const THREAD_BYLINE_COUNT = 3;
 const HEADER_INTRO_LEN = 120;
 const CLEAN_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'section', 'header', 'dl']);
 
+/**
+ * Conditional cleaning's limits (Readability's, tuned on the benchmarks): a block goes when
+ * its shape says junk — mostly links, more pictures than text, a list of links, an embed
+ * with no caption — unless its text says prose.
+ */
+const CLEAN = {
+  /** This many commas make a block prose, whatever else it holds. */
+  proseMinCommas: 10,
+  /** Code listings stay unless they are mostly links (docs pages are code). */
+  codeMaxLinkDensity: 0.5,
+  /** Fewer paragraphs per picture than this, outside a figure, is a picture strip. */
+  galleryMinParagraphsPerImage: 0.5,
+  /** More list items than paragraphs with this much link text is a link list in disguise. */
+  listLikeMaxLinkDensity: 0.3,
+  /** A block that is nearly all heading text is a heading, not junk. */
+  headingOnlyShare: 0.9,
+  /** An unweighted block under this much text with this link density is a widget. */
+  weakMaxText: 1000,
+  weakMaxLinkDensity: 0.2,
+  /** A list under this much text that is this much links (and few commas) is navigation. */
+  linkListMaxText: 600,
+  linkListMinDensity: 0.6,
+  linkListProseCommas: 2,
+  /** Even a positively weighted block goes when over half its text is links. */
+  positiveMaxLinkDensity: 0.5,
+  /** One embed with less text than this is a player without a story. */
+  embedMaxText: 75,
+  /** Readability counts list items of a list 100 lower, so a list is never "more items than paragraphs". */
+  listItemDiscount: 100,
+} as const;
+
+/** What pruning needs to know of the page and of the extraction attempt. */
+export interface PruneContext {
+  stats: StatsMap;
+  /** Elements the unlikely-candidates pass marked (dropped unless they hold the content). */
+  unlikely: Set<Element>;
+  /** The attempt's FLAG_* set: later attempts clean less. */
+  flags: number;
+  /** The page's title forms, to drop the heading that repeats it. */
+  titles: Set<string>;
+  /** The best-scoring block: it and its ancestors are never cleaned away. */
+  top: Element | null;
+  /** The metadata already names the author, so a byline inside the content is a repeat. */
+  authorKnown: boolean;
+}
+
 /** Within the chosen content: what the writer should skip. */
-export function pruneContent(
-  roots: Element[],
-  stats: StatsMap,
-  unlikely: Set<Element>,
-  flags: number,
-  titles: Set<string>,
-  top: Element | null,
-  authorKnown: boolean,
-): Set<Element> {
+export function pruneContent(roots: Element[], ctx: PruneContext): Set<Element> {
+  const { stats, unlikely, flags, titles, top, authorKnown } = ctx;
   const drop = new Set<Element>();
   // The best-scoring container and its ancestors are never cleaned away.
   const protectedEls = new Set<Element>();
@@ -222,9 +261,9 @@ function isDescribedGallery(el: Element, s: ElementStats): boolean {
 function cleanConditionally(el: Element, s: ElementStats, flags: number): boolean {
   const weight = classWeight(el, flags);
   if (weight < 0) return true;
-  if (s.commas >= 10) return false;
+  if (s.commas >= CLEAN.proseMinCommas) return false;
   // Code listings are what docs pages are for, however short.
-  if (s.codeBlocks > 0 && linkDensity(s) < 0.5) return false;
+  if (s.codeBlocks > 0 && linkDensity(s) < CLEAN.codeMaxLinkDensity) return false;
   const name = el.name;
   if (name === 'table' && isDataTable(el, s)) return false;
   const isList = name === 'ul' || name === 'ol' || name === 'dl';
@@ -232,16 +271,23 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
   const contentLength = s.textLen;
   const p = s.paragraphs;
   const img = s.images;
-  const li = isList ? s.listItems - 100 : s.listItems;
+  const li = isList ? s.listItems - CLEAN.listItemDiscount : s.listItems;
   const headingDensity = contentLength > 0 ? s.headingLen / contentLength : 0;
-  if (img > 1 && p / img < 0.5 && !hasAncestor(el, 'figure') && !isDescribedGallery(el, s)) return true;
-  if (!isList && li > p && name !== 'table' && ld > 0.3) return true;
-  if (!isList && headingDensity < 0.9 && contentLength < MIN_PARAGRAPH_LEN && (img === 0 || img > 2) && !hasAncestor(el, 'figure'))
+  if (img > 1 && p / img < CLEAN.galleryMinParagraphsPerImage && !hasAncestor(el, 'figure') && !isDescribedGallery(el, s)) return true;
+  if (!isList && li > p && name !== 'table' && ld > CLEAN.listLikeMaxLinkDensity) return true;
+  if (
+    !isList &&
+    headingDensity < CLEAN.headingOnlyShare &&
+    contentLength < MIN_PARAGRAPH_LEN &&
+    (img === 0 || img > 2) &&
+    !hasAncestor(el, 'figure')
+  )
     return true;
-  if (!isList && weight < CLASS_WEIGHT && ld > 0.2 && contentLength < 1000) return true;
-  if (isList && ld > 0.6 && contentLength < 600 && !(s.commas > 2)) return true;
-  if (weight >= CLASS_WEIGHT && ld > 0.5) return true;
-  if ((s.embeds === 1 && contentLength < 75) || s.embeds > 1) return true;
+  if (!isList && weight < CLASS_WEIGHT && ld > CLEAN.weakMaxLinkDensity && contentLength < CLEAN.weakMaxText) return true;
+  if (isList && ld > CLEAN.linkListMinDensity && contentLength < CLEAN.linkListMaxText && !(s.commas > CLEAN.linkListProseCommas))
+    return true;
+  if (weight >= CLASS_WEIGHT && ld > CLEAN.positiveMaxLinkDensity) return true;
+  if ((s.embeds === 1 && contentLength < CLEAN.embedMaxText) || s.embeds > 1) return true;
   return false;
 }
 
