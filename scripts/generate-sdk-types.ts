@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { buildOpenApiDocument } from '../src/http/openapi.js';
-import { generateSdkTypes } from '../test/unit/sdk/openapi-to-ts.js';
+import { generateSdkTypes } from './openapi-to-ts.js';
 
 const target = new URL('../packages/sdk/src/types.ts', import.meta.url);
 writeFileSync(target, generateSdkTypes(buildOpenApiDocument({ version: 'sdk' })));

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../src/errors.js';
 import { buildOpenApiDocument } from '../../../src/http/openapi.js';
 import { ERROR_CLASSES, PithError } from '../../../packages/sdk/src/index.js';
-import { operationTypes } from './openapi-to-ts.js';
+import { operationTypes } from '../../../scripts/openapi-to-ts.js';
 
 /** Every /v1 operation and the SDK types that describe it: [request, response]. */
 const SDK_TYPES: Record<string, [string | null, string]> = {

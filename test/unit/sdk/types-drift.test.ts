@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../../src/http/openapi.js';
-import { generateSdkTypes } from './openapi-to-ts.js';
+import { generateSdkTypes } from '../../../scripts/openapi-to-ts.js';
 
 const committed = (): string => readFileSync(new URL('../../../packages/sdk/src/types.ts', import.meta.url), 'utf8');
 
