@@ -55,6 +55,8 @@ const STRIKE = new Set(['del', 's', 'strike']);
 const SKIP_INLINE = new Set(['br', 'wbr']);
 /** Link text that is nothing but images. */
 const IMAGE_ONLY = /^(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
+/** A path naming a picture file. */
+const IMAGE_FILE = /\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)$/i;
 
 export class MarkdownWriter {
   readonly base: string | null;
@@ -401,12 +403,23 @@ export class MarkdownWriter {
       }
       // a linked picture whose target a text link of the content also names: the picture alone
       if (IMAGE_ONLY.test(text) && this.counts?.textLinks.has(href)) return inner;
+      // a picture linked to itself or to a bigger copy ("click to enlarge"): the picture alone,
+      // not its URL twice
+      if (IMAGE_ONLY.test(text) && this.linksToPicture(el, url)) return inner;
       this.written.add(url);
       this.seenIn.set(`${url}\n${text}`, itemOf(el));
     }
     const lead = /^\s/.test(inner) ? ' ' : '';
     const trail = /\s$/.test(inner) ? ' ' : '';
     return `${lead}[${text}]${this.destination(url)}${trail}`;
+  }
+
+  /** The link goes to the picture it wraps, or to an image file (a larger copy of it). */
+  private linksToPicture(link: Element, url: string): boolean {
+    if (URL.canParse(url) && IMAGE_FILE.test(new URL(url).pathname)) return true;
+    const img = firstImage(link);
+    const src = img ? imageSource(img) : null;
+    return src !== null && this.url(src) === url;
   }
 
   private image(img: Element): string {
@@ -471,6 +484,16 @@ function altSubject(alt: string): string {
 const ITEM = new Set(['li', 'tr', 'article', 'dd', 'section', 'blockquote']);
 
 /** The nearest item around an element, else its parent. */
+function firstImage(el: Element): Element | null {
+  for (const c of el.children) {
+    if (!isElement(c)) continue;
+    if (c.name === 'img') return c;
+    const inner = firstImage(c);
+    if (inner) return inner;
+  }
+  return null;
+}
+
 function itemOf(el: Element): Element | null {
   let p = el.parent;
   for (let i = 0; i < 12 && p !== null && isElement(p); i++) {

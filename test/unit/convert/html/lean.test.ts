@@ -41,6 +41,22 @@ describe('decorative images', () => {
     expect(md).not.toContain('tick.png');
     expect(md).toContain('Warm enough for a week outside');
   });
+
+  it('a picture linked to itself or to a bigger copy is written once, without the link', () => {
+    const md = read(
+      `${PROSE}<p><a href="/up/chart.png?sig=abc"><img src="/up/chart.png?sig=abc" alt="Tide heights in March"></a></p>` +
+        `<p><a href="/up/pier-2048.JPG"><img src="/up/pier-640.jpg" alt="The north pier at low water"></a></p>` +
+        `<p><a href="/walks/pier"><img src="/up/pier-map.png" alt="Map of the pier walk from the harbour office"></a></p>`,
+    );
+    expect(md).toContain('![Tide heights in March](https://shop.test/up/chart.png?sig=abc)\n');
+    expect(md.split('chart.png').length - 1).toBe(1);
+    expect(md).toContain('![The north pier at low water](https://shop.test/up/pier-640.jpg)');
+    expect(md).not.toContain('pier-2048');
+    // a picture linking to a page is a link to that page
+    expect(md).toContain(
+      '[![Map of the pier walk from the harbour office](https://shop.test/up/pier-map.png)](https://shop.test/walks/pier)',
+    );
+  });
 });
 
 /** The regexes the scanner replaced (fast on short inputs), as the reference. */
