@@ -340,6 +340,8 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (a.role === 'tabpanel') return null;
   if (a.role === 'tablist') return 'ui';
   if (a.hidden !== undefined) return 'ui';
+  // a popover (menu, tooltip, "install the app" card) is not rendered until a control opens it
+  if (a.popover !== undefined) return 'ui';
   // aria-hidden hides from screen readers only; edits (a struck-out old price) stay on screen.
   if (a['aria-hidden'] === 'true' && !isMathCarrier(el) && !VISIBLE_EDITS.has(el.name)) return 'ui';
   if (a.class !== undefined && HIDDEN_CLASS.test(a.class)) return 'ui';

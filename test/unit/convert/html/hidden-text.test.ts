@@ -78,6 +78,15 @@ describe('invisible text is left out, with HIDDEN_TEXT', () => {
     expect(warnings.map((w) => w.code)).not.toContain('HIDDEN_TEXT');
   });
 
+  it('a popover (an install card, a menu) is not rendered until opened: dropped quietly like a closed menu', () => {
+    const popover =
+      '<button popovertarget="install">Learn more</button><div popover id="install"><p>To install this app on iOS tap the Share icon, then Add to Home Screen.</p></div>';
+    const { markdown, warnings } = htmlToMarkdown(page(popover), 'https://lighthouse.example/');
+    expect(markdown).not.toContain('Add to Home Screen');
+    expect(markdown).toContain('one hundred and twelve');
+    expect(warnings.map((w) => w.code)).not.toContain('HIDDEN_TEXT');
+  });
+
   it('a stylesheet inside a media query is not guessed at', () => {
     const head = '<style>@media (max-width: 600px) { .wide { display: none } }</style>';
     const { markdown } = htmlToMarkdown(
