@@ -178,47 +178,49 @@ class SelectorIndex {
 
 /** A class or id selector starting with a digit (`.14e05`, `#-1a`): invalid CSS unless escaped. */
 function badNameStart(selector: string): boolean {
-  let brackets = 0;
-  let quote = 0;
-  for (let i = 0; i < selector.length; i++) {
-    const c = selector.charCodeAt(i);
-    if (quote !== 0) {
-      if (c === 92) i++;
-      else if (c === quote) quote = 0;
-    } else if (c === 34 || c === 39) quote = c;
-    else if (c === 92) i++;
-    else if (c === 91) brackets++;
-    else if (c === 93 && brackets > 0) brackets--;
-    else if ((c === 46 || c === 35) && brackets === 0) {
+  let bad = false;
+  scanSelector(selector, (c, i, depth) => {
+    if ((c === 46 || c === 35) && depth.brackets === 0) {
       const next = selector.charCodeAt(i + 1) === 45 ? selector.charCodeAt(i + 2) : selector.charCodeAt(i + 1);
-      if (next >= 48 && next <= 57) return true;
+      if (next >= 48 && next <= 57) bad = true;
     }
-  }
-  return false;
+  });
+  return bad;
 }
 
 /** The selectors of a list, split at commas outside brackets, parentheses and strings. */
 function splitSelectorList(list: string): string[] {
   const out: string[] = [];
-  let depth = 0;
-  let quote = 0;
   let from = 0;
-  for (let i = 0; i < list.length; i++) {
-    const c = list.charCodeAt(i);
-    if (quote !== 0) {
-      if (c === 92) i++;
-      else if (c === quote) quote = 0;
-    } else if (c === 34 || c === 39) quote = c;
-    else if (c === 92) i++;
-    else if (c === 40 || c === 91) depth++;
-    else if ((c === 41 || c === 93) && depth > 0) depth--;
-    else if (c === 44 && depth === 0) {
+  scanSelector(list, (c, i, depth) => {
+    if (c === 44 && depth.brackets === 0 && depth.parens === 0) {
       out.push(list.slice(from, i).trim());
       from = i + 1;
     }
-  }
+  });
   out.push(list.slice(from).trim());
   return out.filter((s) => s !== '');
+}
+
+/** Calls `visit` with each character code of a selector outside strings and escapes, and the bracket and parenthesis depth there. */
+function scanSelector(text: string, visit: (code: number, index: number, depth: { brackets: number; parens: number }) => void): void {
+  const depth = { brackets: 0, parens: 0 };
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote !== 0) {
+      if (c === 92) i++;
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === 34 || c === 39) quote = c;
+    else if (c === 92) i++;
+    else if (c === 91) depth.brackets++;
+    else if (c === 93 && depth.brackets > 0) depth.brackets--;
+    else if (c === 40) depth.parens++;
+    else if (c === 41 && depth.parens > 0) depth.parens--;
+    else visit(c, i, depth);
+  }
 }
 
 /** Declarations of an inline `style` attribute (a tolerant split: values there are simple). */
