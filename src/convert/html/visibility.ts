@@ -71,7 +71,10 @@ export function planVisibility(doc: Document): VisibilityPlan {
       continue;
     }
     const controls = node.attribs['aria-controls'];
-    if (controls !== undefined) for (const id of controls.split(/\s+/)) if (id) controlled.add(id);
+    // a control that opens a popup (a menu, a listbox, a dialog) reveals UI, not content
+    const popup = node.attribs['aria-haspopup'];
+    if (controls !== undefined && (popup === undefined || popup === 'false'))
+      for (const id of controls.split(/\s+/)) if (id) controlled.add(id);
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
   }
   return { bySheet: css.length > 0 ? sheetHiddenElements(doc, css.join('\n')) : new Map(), controlled };

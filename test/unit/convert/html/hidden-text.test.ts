@@ -140,4 +140,13 @@ describe('content revealed on interaction stays', () => {
     const { markdown } = htmlToMarkdown(page(html, head), 'https://lighthouse.example/');
     expect(markdown).toContain('two sailings a day');
   });
+
+  it('but a hidden menu a popup button opens (aria-haspopup) is navigation, not content', () => {
+    const menu =
+      '<button aria-controls="m1" aria-haspopup="true" aria-expanded="false">Products</button>' +
+      '<div id="m1" aria-hidden="true"><ul><li><a href="/pay">Payments</a> Online payments</li><li><a href="/bill">Billing</a> Subscriptions</li></ul></div>';
+    const { markdown } = htmlToMarkdown(page(menu), 'https://lighthouse.example/');
+    expect(markdown).not.toContain('Online payments');
+    expect(markdown).toContain('one hundred and twelve');
+  });
 });
