@@ -19,6 +19,8 @@ export interface ChosenContent {
   stats: StatsMap;
   /** The content is what `target_selector` matched (a short match is what was asked for). */
   targeted: boolean;
+  /** Pictures of a grid's cards, which lean output leaves out (card-images.ts). */
+  cardImages?: ReadonlySet<Element>;
 }
 
 /** `remove_selector`: matched elements leave the document before anything else reads it. */

@@ -69,6 +69,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
     base: effectiveBase(baseUrl, meta.baseHref),
     drop: content.drop,
     stats: content.stats,
+    ...(content.cardImages ? { cardImages: content.cardImages } : {}),
     ...steer.modes,
   });
   const markdown = sanitize(writer.render(content.roots));

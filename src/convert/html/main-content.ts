@@ -13,6 +13,7 @@ import {
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
+import { cardImages } from './card-images.js';
 import { extractRegion, extractThread, locateRegion } from './region.js';
 import { dropRepeatedBlocks } from './repeats.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
@@ -49,6 +50,8 @@ const STORY_SHARE_OF_MAIN = 0.3;
 const STORY_SHARE_OF_ANY_REGION = 0.1;
 /** Page types whose content is the page's main region rather than its best block (region.ts). */
 const REGION_TYPES: ReadonlySet<PageType> = new Set(['service', 'product', 'collection', 'listing', 'documentation']);
+/** Grids: their cards' pictures repeat the cards' names (card-images.ts). */
+const GRID_TYPES: ReadonlySet<PageType> = new Set(['collection', 'listing']);
 
 /** Below this many characters an attempt is considered a miss and the ladder goes on (Readability's 500). */
 export const CHAR_THRESHOLD = 500;
@@ -117,6 +120,8 @@ export interface MainContent {
   /** Visible text length of the chosen content (after drops). */
   textLength: number;
   stats: StatsMap;
+  /** Pictures of a grid's cards, which lean output leaves out (card-images.ts). */
+  cardImages?: ReadonlySet<Element>;
 }
 
 export function extractMainContent(body: Element, opts: ExtractOptions = {}): MainContent {
@@ -126,6 +131,8 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   const before = content.drop.size;
   dropRepeatedBlocks(content.roots, content.drop, content.stats, opts.pageType === 'forum');
   if (content.drop.size !== before) content.textLength = contentLength(content.roots, content.drop, content.stats);
+  if (opts.pageType !== undefined && GRID_TYPES.has(opts.pageType))
+    content.cardImages = cardImages(content.roots, content.drop, content.stats);
   return content;
 }
 

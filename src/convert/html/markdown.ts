@@ -42,6 +42,8 @@ export interface WriterOptions {
   cleanUrls?: boolean;
   /** Lean output (default true): decorative images, repeated links and unrendered markup left out. */
   lean?: boolean;
+  /** Pictures of a grid's cards (card-images.ts): left out of lean output. */
+  cardImages?: ReadonlySet<Element>;
 }
 
 /** Most entries of the `links` and `images` lists of one page. */
@@ -61,6 +63,7 @@ const IMAGE_FILE = /\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)$/i;
 export class MarkdownWriter {
   readonly base: string | null;
   private readonly drop: ReadonlySet<Element>;
+  private readonly cardImages: ReadonlySet<Element>;
   private readonly stats: StatsMap | undefined;
   private readonly imageMode: ImageMode;
   private readonly linkMode: LinkMode;
@@ -86,6 +89,7 @@ export class MarkdownWriter {
   constructor(opts: WriterOptions) {
     this.base = opts.base;
     this.drop = opts.drop ?? new Set();
+    this.cardImages = opts.cardImages ?? new Set();
     this.stats = opts.stats;
     this.imageMode = opts.imageMode ?? 'keep';
     this.linkMode = opts.linkMode ?? 'inline';
@@ -430,6 +434,8 @@ export class MarkdownWriter {
     if (this.lean && isDecorativeImage(img, src, this.counts)) return '';
     if (url && !this.images.has(url) && this.images.size < MAX_LISTED) this.images.set(url, { url, alt });
     if (this.imageMode === 'drop') return '';
+    // a grid card's picture repeats the card's name: listed in `images`, not written
+    if (this.lean && this.cardImages.has(img)) return '';
     if (this.lean && url) {
       // the same picture again (a thumbnail and its repeat): written once
       if (this.writtenImages.has(url)) return '';
