@@ -3,6 +3,7 @@ import type { Warning } from '../types.js';
 import { removeNodes } from './dom.js';
 import type { SelectorBudget } from './selectors.js';
 import { SelectorBudgetExceeded, compileSelectors, matchOutermost } from './selectors.js';
+import type { PageType } from './page-type.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -21,6 +22,8 @@ export interface ChosenContent {
   targeted: boolean;
   /** Pictures of a grid's cards, which lean output leaves out (card-images.ts). */
   cardImages?: ReadonlySet<Element>;
+  /** The page type the content showed, when it overrules the classifier (main-content.ts). */
+  pageType?: PageType;
 }
 
 /** `remove_selector`: matched elements leave the document before anything else reads it. */

@@ -78,7 +78,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
     title: sanitizeOrNull(meta.title),
     description: sanitizeOrNull(meta.description ?? firstParagraph(markdown)),
     language: pageLanguage(meta.htmlLang, options.contentLanguage, plain),
-    pageType,
+    pageType: content.pageType ?? pageType,
   };
   if (meta.siteName) metadata.siteName = sanitize(meta.siteName);
   if (meta.author) metadata.author = sanitize(meta.author);

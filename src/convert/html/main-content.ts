@@ -14,6 +14,7 @@ import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
 import { cardImages } from './card-images.js';
+import { indexAroundStory } from './index-cards.js';
 import { extractRegion, extractThread, locateRegion } from './region.js';
 import { dropRepeatedBlocks } from './repeats.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
@@ -122,6 +123,8 @@ export interface MainContent {
   stats: StatsMap;
   /** Pictures of a grid's cards, which lean output leaves out (card-images.ts). */
   cardImages?: ReadonlySet<Element>;
+  /** The page type the content showed, when it overrules the classifier (an index read as a story). */
+  pageType?: PageType;
 }
 
 export function extractMainContent(body: Element, opts: ExtractOptions = {}): MainContent {
@@ -153,6 +156,21 @@ function findMainContent(body: Element, opts: ExtractOptions): MainContent {
     return { roots, drop, attempts: [], winner: -1, textLength: contentLength(roots, drop, stats), stats };
   }
   const story = extractStory(body, stats, titles, opts);
+  // The story is one entry of an index (index-cards.ts): the page is a listing.
+  const index =
+    opts.pageType !== undefined && opts.flags === undefined ? indexAroundStory(story.firstTop, story.content.textLength, stats) : null;
+  if (index) {
+    const { roots, drop } = extractRegion(body, stats, { ...regionOpts, pageType: 'listing', top: index });
+    return {
+      roots,
+      drop,
+      attempts: story.content.attempts,
+      winner: -1,
+      textLength: contentLength(roots, drop, stats),
+      stats,
+      pageType: 'listing',
+    };
+  }
   // Unsure whether this is one story: when the best block holds much less than the page's
   // region, the content was spread over blocks (sections, cards, a spec sheet) and the
   // region is the better answer. Only for classified pages (tests of the ladder pass none).

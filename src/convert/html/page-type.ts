@@ -39,6 +39,8 @@ const TEASERS_MIN_SHARE = 0.3;
 const W_DECLARED = 3;
 const W_FORUM_DECLARED = 4;
 const W_ARTICLE_DECLARED = 2.5;
+/** A declared CollectionPage / SearchResultsPage outweighs a site-wide og:type "article" plus long prose (an index's intro). */
+const W_INDEX_DECLARED = 3.5;
 const W_URL_STRONG = 2;
 const W_URL = 1.5;
 const W_URL_WEAK = 1;
@@ -161,7 +163,12 @@ function voteStructuredData(s: PageSignals, v: Votes): void {
   if (articleDeclared) v.article += W_ARTICLE_DECLARED;
   // Comments without an article around them: a thread.
   if (micro('Comment') >= 2 && !articleDeclared) v.forum += W_URL_WEAK;
-  if (ld('ItemList') || ld('CollectionPage') || ld('OfferCatalog') || micro('ItemList') > 0) {
+  // The page declares itself an index of other pages (a category, a recipe index, search
+  // results): a grid, whatever its og:type says. A bare ItemList is weaker: listicles carry one.
+  if (ld('CollectionPage') || ld('SearchResultsPage') || micro('CollectionPage') > 0 || micro('SearchResultsPage') > 0) {
+    v.collection += W_INDEX_DECLARED;
+    v.listing += W_INDEX_DECLARED;
+  } else if (ld('ItemList') || ld('OfferCatalog') || micro('ItemList') > 0) {
     v.collection += W_URL_WEAK;
     v.listing += W_URL_WEAK;
   }

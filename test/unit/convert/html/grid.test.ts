@@ -70,3 +70,65 @@ describe('card pictures on a grid', () => {
     expect(md).toContain('How to pitch in wind');
   });
 });
+
+const INTRO_PROSE =
+  '<p>Tomato sauce is the backbone of a weeknight kitchen. We tested slow-simmered, raw, roasted and pressure-cooked versions, ' +
+  'tasted them side by side over pasta, pizza and eggs, and kept the ones worth the effort. Some take ten minutes, some an afternoon, ' +
+  'and every one of them freezes well, so make a double batch.</p>';
+const RECIPES = [
+  'Quick marinara with garlic',
+  'Roasted cherry tomato sauce',
+  'Slow-cooked Sunday gravy',
+  'Raw summer tomato sauce',
+  'Vodka sauce',
+];
+const recipeCards = RECIPES.map(
+  (r, i) =>
+    `<li class="card"><a href="/recipes/${i}"><span class="card__title">${r}</span></a><span class="card__meta">${20 + i * 10} mins</span></li>`,
+).join('');
+
+describe('a page that declares itself an index', () => {
+  it('is a grid (CollectionPage in JSON-LD), whatever its og:type and intro prose say', () => {
+    const ld = JSON.stringify({ '@context': 'https://schema.org', '@type': ['CollectionPage', 'ItemList'], name: 'Tomato sauce recipes' });
+    const html =
+      `<html><head><meta property="og:type" content="article"><script type="application/ld+json">${ld}</script><title>Tomato sauce recipes</title></head>` +
+      `<body><main><h1>Tomato sauce recipes</h1>${INTRO_PROSE}${INTRO_PROSE}<ul class="cards">${recipeCards}</ul></main></body></html>`;
+    const out = htmlToMarkdown(html, 'https://food.test/tomato-sauce-recipes-512');
+    expect(['collection', 'listing']).toContain(out.metadata.pageType);
+    for (const r of RECIPES) expect(out.markdown).toContain(r);
+  });
+});
+
+describe('an index read as a story', () => {
+  // A page builder's layout: every entry a section of columns of widgets, the text five levels down.
+  const trail = (name: string, i: number) =>
+    `<section class="builder-section"><div class="builder-column"><div class="builder-widget"><div class="builder-widget__content">` +
+    `<h3><a href="/trails/${i}">${name}</a></h3>` +
+    `<p>A ${3 + i}-mile loop through oak woodland and over two creek crossings, with a view of the valley from the saddle at the halfway point.</p>` +
+    (i === 0
+      ? '<p>Parking at the trailhead fills by nine on weekends, so come early; dogs on leash, bikes on the fire road only.</p>'
+      : '') +
+    '</div></div></div></section>';
+  const TRAILS = ['Ridge Loop Trail', 'Cedar Creek Path', 'Hawk Point Overlook', 'Old Mill Connector', 'Sunset Meadow Walk'];
+  const html =
+    '<html><head><title>Trails</title><meta property="og:type" content="article"><meta property="article:published_time" content="2024-05-02T08:00:00Z"></head><body>' +
+    '<div id="wrap"><h1>Trails</h1><div class="builder-page"><div class="builder-inner">' +
+    TRAILS.map(trail).join('') +
+    '</div></div></div><div class="footer-links"><a href="/about">About</a> <a href="/contact">Contact</a></div></body></html>';
+
+  it('keeps every entry when the best block is one of many sibling teasers, and types the page a listing', () => {
+    const out = htmlToMarkdown(html, 'https://parks.test/trails/');
+    for (const t of TRAILS) expect(out.markdown).toContain(t);
+    expect(out.metadata.pageType).toBe('listing');
+  });
+
+  it('leaves a story with a few related links under it alone', () => {
+    const story =
+      '<html><head><title>Rain returns to the valley</title></head><body><article><h1>Rain returns to the valley</h1>' +
+      `${INTRO_PROSE}${INTRO_PROSE}${INTRO_PROSE}</article>` +
+      `<div class="related">${TRAILS.slice(0, 4).map(trail).join('')}</div></body></html>`;
+    const out = htmlToMarkdown(story, 'https://news.test/2024/05/rain-returns-to-the-valley', { pageType: 'article' });
+    expect(out.metadata.pageType).toBe('article');
+    expect(out.markdown).not.toContain('Cedar Creek Path');
+  });
+});

@@ -1,0 +1,78 @@
+import type { Element } from 'domhandler';
+import { baseClass, isElement, isText } from './dom.js';
+import type { StatsMap } from './stats.js';
+
+/**
+ * An index read as a story: the best-scoring block of a blog index, a course catalogue or a
+ * list of papers is one of its entries, and the story path keeps that entry alone. When the
+ * best block sits in one of many sibling teasers of one template (same tag and first class,
+ * each a linked title with text of its own) and the teasers together hold far more than the
+ * story, the page is an index and the teasers are its content.
+ */
+
+/** Levels above the best block looked at for the card that holds it. */
+const CARD_CLIMB = 4;
+/** An index has at least this many teasers. */
+const MIN_TEASERS = 4;
+/** A teaser carries at least this much text (a title and a line), at most a short story's. */
+const TEASER_MIN_TEXT = 40;
+const TEASER_MAX_TEXT = 2000;
+/** The teasers hold at least this many times the story's text. */
+const MIN_GAIN = 2.5;
+/** A teaser's title is a link of at least this many characters (not a "Reply" or a tag). */
+const TITLE_LINK_MIN = 15;
+/** Share of same-template siblings that must be teasers (not a row of comments with one link). */
+const TEASER_SHARE = 0.6;
+
+/** The element holding the teasers when `top` is one entry of an index; else null. */
+export function indexAroundStory(top: Element | null, storyLength: number, stats: StatsMap): Element | null {
+  let card: Element | null = top;
+  for (let i = 0; i <= CARD_CLIMB && card !== null; i++) {
+    const parent = card.parent;
+    if (!isElement(parent)) return null;
+    const teasers = teaserGroup(card, parent, stats);
+    if (teasers > 0 && teasers >= storyLength * MIN_GAIN) return parent;
+    card = parent;
+  }
+  return null;
+}
+
+/** Text held by the siblings of `card` that share its template and read as teasers; 0 when too few. */
+function teaserGroup(card: Element, parent: Element, stats: StatsMap): number {
+  const key = `${card.name}.${baseClass(card)}`;
+  let same = 0;
+  let teasers = 0;
+  let text = 0;
+  for (const c of parent.children) {
+    if (!isElement(c) || `${c.name}.${baseClass(c)}` !== key) continue;
+    same++;
+    const len = stats.textLenOf(c);
+    if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !hasTitleLink(c)) continue;
+    teasers++;
+    text += len;
+  }
+  return teasers >= MIN_TEASERS && teasers >= same * TEASER_SHARE ? text : 0;
+}
+
+/** A link long enough to be a title, in the first levels of the card (or the card itself). */
+function hasTitleLink(card: Element): boolean {
+  if (card.name === 'a') return true;
+  const stack: Array<[Element, number]> = [[card, 0]];
+  while (stack.length > 0) {
+    const [el, depth] = stack.pop() as [Element, number];
+    if (el.name === 'a' && el.attribs.href !== undefined && linkText(el) >= TITLE_LINK_MIN) return true;
+    if (depth < CARD_CLIMB + 2) for (const c of el.children) if (isElement(c)) stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
+function linkText(a: Element): number {
+  let n = 0;
+  const stack = [...a.children];
+  while (stack.length > 0 && n < TITLE_LINK_MIN) {
+    const c = stack.pop();
+    if (isText(c)) n += c.data.trim().length;
+    else if (isElement(c)) stack.push(...c.children);
+  }
+  return n;
+}
