@@ -1,6 +1,7 @@
 import type { Element } from 'domhandler';
 import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
+import { isGridCardChrome } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
 import { linkDensity } from './stats.js';
@@ -140,7 +141,7 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
   if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
   if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;
-  if ((pageType === 'collection' || pageType === 'listing') && GRID_UI_TEXT.test(t)) return true;
+  if ((pageType === 'collection' || pageType === 'listing') && (GRID_UI_TEXT.test(t) || isGridCardChrome(t))) return true;
   return pageType === 'forum' && (THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t));
 }
 

@@ -145,7 +145,12 @@ export class MarkdownWriter {
         inline = joinEscaped(inline, this.text(node.data));
         continue;
       }
-      if (!isElement(node) || this.drop.has(node)) continue;
+      if (!isElement(node)) continue;
+      if (this.drop.has(node)) {
+        // a dropped block ("Save 25%" between two prices) still kept the words beside it apart
+        if (inline !== '' && BLOCK_TAGS.has(node.name)) inline = joinEscaped(inline, ' ');
+        continue;
+      }
       const cls = node.attribs.class;
       if (cls !== undefined && node.name !== 'pre' && node.name !== 'code' && GUTTER.test(cls)) continue; // line numbers beside a listing
       if (this.isBlock(node)) {

@@ -132,3 +132,27 @@ describe('an index read as a story', () => {
     expect(out.markdown).not.toContain('Cedar Creek Path');
   });
 });
+
+describe('per-card chrome on a grid', () => {
+  const card = ([name, price, slug]: string[], i: number) =>
+    `<li class="tile"><h3><a href="/p/${slug}">${name}</a></h3>` +
+    `<div class="tile__price"><span>${price}</span><div class="tile__badge">Save ${10 + i * 5}%</div><span>compared to $599.00</span></div>` +
+    `<div class="tile__rating">4.${i} (${100 + i})</div>` +
+    (i === 0 ? '<div class="tile__flag">Top rated</div>' : '<div class="tile__flag">Only 2 left!</div>') +
+    '<button class="tile__compare">Compare</button><div class="tile__label">Compare</div><div class="tile__more">More options</div></li>';
+
+  it('controls and merchandising badges go; name, prices and ratings stay, and the prices stay apart', () => {
+    const md = read(page(`<ul class="tiles">${TENTS.map(card).join('')}</ul>`));
+    for (const gone of ['Compare', 'More options', 'Save 10%', 'Top rated', 'Only 2 left']) expect(md).not.toContain(gone);
+    expect(md).toContain('$349.00 compared to $599.00');
+    expect(md).toContain('4.1 (101)');
+    expect(md).toContain('[Talus 4](https://shop.test/p/talus-4)');
+  });
+
+  it('the same words in a sentence, or on an article, stay', () => {
+    const prose = '<p>Compare the Talus 4 with last year’s model: it is lighter, and the fly pitches first in the rain.</p>';
+    expect(read(page(`${prose}<ul class="tiles">${TENTS.map(card).join('')}</ul>`))).toContain('Compare the Talus 4');
+    const article = `<html><body><article><h1>Field notes</h1>${prose.repeat(3)}<p>Top rated</p></article></body></html>`;
+    expect(htmlToMarkdown(article, 'https://shop.test/blog/notes', { pageType: 'article' }).markdown).toContain('Top rated');
+  });
+});
