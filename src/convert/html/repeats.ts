@@ -42,10 +42,17 @@ const REPEAT_BLOCKS = new Set([
 const OPAQUE = new Set(['table', 'pre', 'code', 'svg', 'math', 'blockquote']);
 /** A block mostly of links is a teaser, which a page may list in two places (latest and popular). */
 const TEASER_LINK_DENSITY = 0.5;
+/**
+ * Two equal teasers whose closest common block holds at most this many times one of them
+ * are one card's two layouts (a title over the picture and again under it, a desktop and a
+ * mobile row): a copy. Lists of latest and popular stories share only a far larger block.
+ */
+const CARD_COPY_SPAN = 3;
 
 /** Adds to `drop` the blocks under `roots` that repeat an earlier block elsewhere on the page. */
 export function dropRepeatedBlocks(roots: readonly Element[], drop: Set<Element>, stats: StatsMap, thread = false): void {
   const byLength = new Map<number, Element[]>();
+  const teasersByLength = new Map<number, Element[]>();
   const texts = new Map<Element, string>();
   const text = (el: Element): string => {
     let t = texts.get(el);
@@ -66,11 +73,15 @@ export function dropRepeatedBlocks(roots: readonly Element[], drop: Set<Element>
     const parentLen = isElement(el.parent) ? (stats.get(el.parent)?.textLen ?? -1) : -1;
     const s = stats.get(el);
     const teaser = s !== undefined && s.linkLen >= s.textLen * TEASER_LINK_DENSITY;
-    if (REPEAT_BLOCKS.has(el.name) && parentLen !== len && !teaser) {
-      const earlier = byLength.get(len);
-      if (earlier === undefined) byLength.set(len, [el]);
+    if (REPEAT_BLOCKS.has(el.name) && parentLen !== len) {
+      // Teasers are compared only with teasers, and a copy is one in the same card (below).
+      const seen = teaser ? teasersByLength : byLength;
+      const earlier = seen.get(len);
+      if (earlier === undefined) seen.set(len, [el]);
       else {
-        if (earlier.some((e) => !contains(e, el) && text(e) === text(el) && (thread || !samePlace(e, el)))) {
+        const copy = (e: Element): boolean =>
+          !contains(e, el) && text(e) === text(el) && (thread || !samePlace(e, el)) && (!teaser || sameCard(e, el, len, stats));
+        if (earlier.some(copy)) {
           drop.add(el);
           continue;
         }
@@ -102,6 +113,14 @@ function samePlace(a: Element, b: Element): boolean {
     x = px;
     y = py;
   }
+}
+
+/** `a` and `b` sit in one small block: their closest common ancestor holds little more than the two. */
+function sameCard(a: Element, b: Element, len: number, stats: StatsMap): boolean {
+  const above = new Set<Element>();
+  for (let p = a.parent; isElement(p); p = p.parent) above.add(p);
+  for (let p = b.parent; isElement(p); p = p.parent) if (above.has(p)) return stats.textLenOf(p) <= len * CARD_COPY_SPAN;
+  return false;
 }
 
 function contains(ancestor: Element, el: Element): boolean {

@@ -68,4 +68,25 @@ describe('blocks the page repeats for another layout', () => {
     expect(md.match(/Must be presented/g)).toHaveLength(2);
     expect(md.match(/Again and again/g)).toHaveLength(2);
   });
+
+  it('keeps one copy of a linked title a card renders twice, and a story listed as latest and as popular', () => {
+    const title = (slug: string, name: string): string =>
+      `<div class="event-card__title"><a href="/e/${slug}">${name}</a> <a href="/e/${slug}/dates">Thu, Apr 2, 12:00 PM EDT</a></div>`;
+    const event = (slug: string, name: string): string =>
+      `<div class="event-card"><div class="event-card__wide">${title(slug, name)}<p>Hosted by Northside Makers</p></div>` +
+      `<div class="event-card__narrow">${title(slug, name)}</div></div>`;
+    const events = [
+      ['soldering-101', 'Soldering for complete beginners'],
+      ['repair-cafe', 'Repair café: bring your broken lamp'],
+      ['synth-night', 'Build a pocket synthesizer in one evening'],
+    ];
+    const html =
+      `<html><body><main><h1>Maker events</h1><div class="events">${events.map(([s, n]) => event(s as string, n as string)).join('')}</div>` +
+      `<section class="popular"><h2>Popular</h2>${title('repair-cafe', 'Repair café: bring your broken lamp')}</section></main></body></html>`;
+    const md = htmlToMarkdown(html, 'https://makers.test/events').markdown;
+    expect(md.match(/Soldering for complete beginners/g)).toHaveLength(1);
+    expect(md.match(/Build a pocket synthesizer/g)).toHaveLength(1);
+    // the same story in two lists far apart on the page is the page's own repetition
+    expect(md.match(/Repair café/g)).toHaveLength(2);
+  });
 });
