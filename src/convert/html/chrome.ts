@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
-import { isGridCardChrome } from './grid-chrome.js';
+import { isGridCard, isGridCardChrome } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
 import { linkDensity } from './stats.js';
@@ -99,11 +99,13 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType)) return true;
   const ci = classAndId(el);
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
+  const grid = pageType === 'collection' || pageType === 'listing';
+  // A card of the grid is content whatever its class says ("subscription-eligible", "modal-trigger").
+  if (grid && isGridCard(el, stats)) return false;
   // Chrome words describe containers: a heading or paragraph styled "anchorWithStickyNavbar" is still text.
   if (!TEXT_BLOCKS.has(name) && (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci) || TABLE_OF_CONTENTS.test(ci)))
     return !holdsPageHeading(el, stats);
   if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
-  const grid = pageType === 'collection' || pageType === 'listing';
   if (grid && GRID_CONTROLS.test(ci)) return true;
   if (!grid && TAG_LIST.test(ci)) return true;
   if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;

@@ -1,3 +1,7 @@
+import type { Element } from 'domhandler';
+import { baseClass, classAndId, isElement } from './dom.js';
+import type { StatsMap } from './stats.js';
+
 /**
  * Per-card chrome of a grid (collections and listings): what a shop or an index prints in
  * every card besides the item's name, price and line of text — the card's controls
@@ -16,4 +20,41 @@ const BADGE_TEXT =
 /** A short block of a grid card whose whole text is a control or a badge. */
 export function isGridCardChrome(text: string): boolean {
   return CONTROL_TEXT.test(text) || BADGE_TEXT.test(text);
+}
+
+/** A grid has at least this many cards of one template. */
+const MIN_CARDS = 3;
+/** A card names its item in at least this much text, and is a teaser, not a column of them. */
+const CARD_MIN_TEXT = 8;
+const CARD_MAX_TEXT = 1500;
+
+/** A sponsored result among the cards is an ad, whatever template it shares. */
+const AD_CARD = /(?:^|[\s_-])(?:sponsored|promoted|ads?|advert\w*)(?:[\s_-]|$)/;
+/** Wrappers looked through: a card's inner box holding all of its text is the card. */
+const WRAPPER_HOPS = 3;
+
+/**
+ * One of three or more siblings of one template (same tag and first class), with a name and
+ * a link of its own — or the box inside one that holds all of its text: a card of the grid,
+ * which is content whatever words its classes carry ("subscription-eligible").
+ */
+export function isGridCard(el: Element, stats: StatsMap): boolean {
+  const textLen = stats.textLenOf(el);
+  if (textLen < CARD_MIN_TEXT || textLen > CARD_MAX_TEXT || stats.linkLenOf(el) === 0 || AD_CARD.test(classAndId(el))) return false;
+  let box: Element = el;
+  for (let hop = 0; hop <= WRAPPER_HOPS; hop++) {
+    const parent = box.parent;
+    if (!isElement(parent)) return false;
+    if (repeatsTemplate(box, parent)) return true;
+    if (stats.textLenOf(parent) !== textLen) return false;
+    box = parent;
+  }
+  return false;
+}
+
+function repeatsTemplate(el: Element, parent: Element): boolean {
+  const key = baseClass(el);
+  let same = 0;
+  for (const c of parent.children) if (isElement(c) && c.name === el.name && baseClass(c) === key && ++same >= MIN_CARDS) return true;
+  return false;
 }

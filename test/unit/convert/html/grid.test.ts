@@ -156,3 +156,20 @@ describe('per-card chrome on a grid', () => {
     expect(htmlToMarkdown(article, 'https://shop.test/blog/notes', { pageType: 'article' }).markdown).toContain('Top rated');
   });
 });
+
+describe('a card of the grid', () => {
+  it('is content whatever words its classes carry (a subscription flag, a modal trigger)', () => {
+    const card = ([name, price, slug]: string[]) =>
+      `<li class="grid__item"><div class="card-wrapper product-card-wrapper subscription-eligible"><div class="card">` +
+      `<h3 class="card__heading"><a href="/products/${slug}">${name}</a></h3><span class="price">${price}</span></div></div></li>`;
+    const md = read(
+      page(
+        `<ul class="product-grid">${TENTS.map(card).join('')}</ul><div class="newsletter-subscription-box"><p>Sign up for our newsletter and get 10% off your first order.</p></div>`,
+      ),
+    );
+    for (const [name] of TENTS) expect(md).toContain(name as string);
+    expect(md).not.toContain('newsletter');
+    const ad = `<li class="grid__item sponsored"><div class="card"><h3><a href="/ads/click?id=9">Stormshield 3 Tent</a></h3><span>$199.00</span></div></li>`;
+    expect(read(page(`<ul class="product-grid">${TENTS.map(card).join('')}${ad}</ul>`))).not.toContain('Stormshield');
+  });
+});
