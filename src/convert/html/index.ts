@@ -40,6 +40,8 @@ const DESCRIPTION_SCAN_CHARS = 20_000;
 const LANGUAGE_SAMPLE_CHARS = 3000;
 /** Share of control/replacement characters above which the input is binary, not HTML. */
 const BINARY_SHARE = 0.1;
+/** Page types whose `alt=""` pictures are backgrounds and illustrations, left out (lean output). */
+const EMPTY_ALT_DECORATION_TYPES: ReadonlySet<PageType> = new Set(['service', 'product', 'collection', 'listing']);
 
 export function htmlToMarkdown(html: string, baseUrl: string, options: HtmlToMarkdownOptions = {}): ConvertResult {
   try {
@@ -65,11 +67,13 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const content = steer.chooseContent(body, stats, () =>
     extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType }),
   );
+  const finalType = content.pageType ?? pageType;
   const writer = new MarkdownWriter({
     base: effectiveBase(baseUrl, meta.baseHref),
     drop: content.drop,
     stats: content.stats,
     ...(content.cardImages ? { cardImages: content.cardImages } : {}),
+    emptyAltIsDecoration: EMPTY_ALT_DECORATION_TYPES.has(finalType),
     ...steer.modes,
   });
   const markdown = sanitize(writer.render(content.roots));
@@ -78,7 +82,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
     title: sanitizeOrNull(meta.title),
     description: sanitizeOrNull(meta.description ?? firstParagraph(markdown)),
     language: pageLanguage(meta.htmlLang, options.contentLanguage, plain),
-    pageType: content.pageType ?? pageType,
+    pageType: finalType,
   };
   if (meta.siteName) metadata.siteName = sanitize(meta.siteName);
   if (meta.author) metadata.author = sanitize(meta.author);

@@ -92,6 +92,15 @@ export function isDecorativeImage(img: Element, src: string, counts: ContentCoun
   return false;
 }
 
+/**
+ * The author marked the image `alt=""` (decoration, in HTML's own terms), it is no figure's
+ * and not the only label of a link that nothing else names.
+ */
+export function isDeclaredDecoration(img: Element, counts: ContentCounts | null): boolean {
+  const alt = img.attribs.alt;
+  return alt !== undefined && alt.trim() === '' && !inFigure(img) && !soleLinkLabel(img, counts);
+}
+
 /** The image is a figure's (within a link or a picture wrapper or two). */
 function inFigure(img: Element): boolean {
   let el: Element['parent'] = img.parent;

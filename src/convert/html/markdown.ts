@@ -17,7 +17,7 @@ import { renderTable } from './markdown-table.js';
 import { BLOCK_TAGS } from './stats.js';
 import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
-import { countContent, isDecorativeImage, stripUnrendered } from './lean.js';
+import { countContent, isDecorativeImage, isDeclaredDecoration, stripUnrendered } from './lean.js';
 import type { ContentCounts } from './lean.js';
 import { imageSource, outputUrl } from './urls.js';
 
@@ -44,6 +44,12 @@ export interface WriterOptions {
   lean?: boolean;
   /** Pictures of a grid's cards (card-images.ts): left out of lean output. */
   cardImages?: ReadonlySet<Element>;
+  /**
+   * Pictures the author marked `alt=""` are decoration (HTML's own meaning of an empty alt):
+   * on landing, shop and grid pages, where such pictures are backgrounds and illustrations.
+   * A story's bare picture stays (editors often leave its alt empty).
+   */
+  emptyAltIsDecoration?: boolean;
 }
 
 /** Most entries of the `links` and `images` lists of one page. */
@@ -64,6 +70,7 @@ export class MarkdownWriter {
   readonly base: string | null;
   private readonly drop: ReadonlySet<Element>;
   private readonly cardImages: ReadonlySet<Element>;
+  private readonly emptyAltIsDecoration: boolean;
   private readonly stats: StatsMap | undefined;
   private readonly imageMode: ImageMode;
   private readonly linkMode: LinkMode;
@@ -90,6 +97,7 @@ export class MarkdownWriter {
     this.base = opts.base;
     this.drop = opts.drop ?? new Set();
     this.cardImages = opts.cardImages ?? new Set();
+    this.emptyAltIsDecoration = opts.emptyAltIsDecoration === true;
     this.stats = opts.stats;
     this.imageMode = opts.imageMode ?? 'keep';
     this.linkMode = opts.linkMode ?? 'inline';
@@ -437,6 +445,7 @@ export class MarkdownWriter {
     const url = this.url(src);
     const alt = collapseWhitespace(img.attribs.alt ?? '') || this.figureCaption || '';
     if (this.lean && isDecorativeImage(img, src, this.counts)) return '';
+    if (this.lean && this.emptyAltIsDecoration && isDeclaredDecoration(img, this.counts)) return '';
     if (url && !this.images.has(url) && this.images.size < MAX_LISTED) this.images.set(url, { url, alt });
     if (this.imageMode === 'drop') return '';
     // a grid card's picture repeats the card's name: listed in `images`, not written

@@ -68,6 +68,35 @@ function byRegex(data: string, shortcodes: ReadonlySet<string>): string {
   return s.replace(tag, (m: string, name: string) => (shortcodes.has(name) || (m[1] !== '/' && quoted.test(m)) ? '' : m));
 }
 
+describe('pictures marked alt="" on landing, shop and grid pages', () => {
+  const servicePage = (inner: string) =>
+    `<html><head><title>Harbour Tours</title></head><body><main><h1>Harbour tours for groups</h1>${inner}` +
+    '<section><h2>How it works</h2><p>Book a slot, meet the skipper at the north pontoon and sail for two hours around the bay.</p></section>' +
+    '<section><h2>Pricing</h2><p>Groups of up to twelve pay one price; school groups get a discount on weekdays.</p></section>' +
+    '<section><h2>FAQ</h2><p>Tours run in light rain; in strong wind we move your slot to another day at no cost.</p></section></main></body></html>';
+
+  it('are decoration there (a background, an illustration); a picture with words, a figure or a link label stays', () => {
+    const { markdown, metadata } = htmlToMarkdown(
+      servicePage(
+        '<img src="/bg/waves-2000.jpg" alt=""><p><img src="/img/boat.jpg" alt="Our boat, the Tern, at the pier"></p>' +
+          '<figure><img src="/img/route.png" alt=""><figcaption>The route around the bay</figcaption></figure>' +
+          '<p><a href="https://apps.test/harbour"><img src="/img/app-badge.png" alt=""></a></p>',
+      ),
+      'https://tours.test/',
+    );
+    expect(metadata.pageType).toBe('service');
+    expect(markdown).not.toContain('waves-2000');
+    expect(markdown).toContain('boat.jpg');
+    expect(markdown).toContain('route.png');
+    expect(markdown).toContain('app-badge.png');
+  });
+
+  it('a story keeps its bare picture (editors leave alts empty)', () => {
+    const md = read(`${PROSE.repeat(3)}<p><img src="/photos/pier-at-dawn.jpg" alt=""></p>${PROSE.repeat(3)}`);
+    expect(md).toContain('pier-at-dawn.jpg');
+  });
+});
+
 describe('unrendered markup', () => {
   it('shortcodes and placeholders go, the text they wrap stays; prose brackets stay', () => {
     const closed = new Set(['vc_row', 'vc_column']);
