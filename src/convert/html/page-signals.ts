@@ -73,7 +73,7 @@ const LINKED_HEADING_DEPTH = 4;
 const POST_MIN_TEXT = 60;
 
 /** A currency sign next to digits, or digits followed by a currency code or sign. */
-const PRICE =
+export const PRICE =
   /(?:[$€£¥₹₩₽]|\b(?:usd|eur|gbp|cad|aud|chf|sek|nok|dkk|pln|rs\.?)\s?)\s?\d|\d(?:[\d.,\s]{0,12}\d)?\s?(?:€|£|zł|kr\b|kč|lei|eur\b|usd\b|руб|₽|円)/i;
 /** A date as bylines write it: `May 3, 2024`, `2024-05-03`, `03/05/2024`, `3 days ago`. */
 export const DATE_LIKE =

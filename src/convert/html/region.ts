@@ -4,6 +4,7 @@ import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
+import { galleryTail, otherProductCards } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
@@ -30,8 +31,16 @@ const THREAD_LINK_BLOCK_MAX = 80;
 const LINK_ONLY_DENSITY = 0.9;
 /** Headings of blocks that show other products, other pages or other people's picks. */
 const OTHERS_HEADING =
-  /^(?:(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased)|you (?:may|might) also (?:like|love|enjoy|be interested in)|(?:related|similar|recommended|suggested) (?:products|items|articles|posts|stories|reads)|recently viewed(?: items| products)?|frequently bought together|more (?:items )?from (?:this|the) (?:seller|brand|shop|store)|seller'?s other items|about (?:this|the) seller|sponsored (?:items|products)|featured products related to this item|complete the look|explore similar (?:items|products)|compare (?:with )?similar (?:items|products)|who is online|users browsing this (?:forum|thread|topic)|(?:forum|board) statistics)\b/i;
+  /^(?:(?:this is )?what (?:customers|people|shoppers) who (?:viewed|bought|purchased) this(?: item| product)? (?:also )?(?:bought|viewed|purchased)|(?:customers|people|shoppers|guests|others)(?: like you)?(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased)|you (?:may|might) also (?:like|love|enjoy|be interested in)|(?:related|similar|recommended|suggested) (?:products|items|articles|posts|stories|reads|books|brands)|(?:products|items) related to this (?:item|product)|consider these(?: available)? (?:items|products)|recently viewed(?: items| products)?|frequently bought together|more (?:items )?from (?:this|the) (?:seller|brand|shop|store)|seller'?s other items|about (?:this|the) seller|sponsored (?:items|products)|featured products related to this item|complete the look|explore similar (?:items|products)|compare (?:with )?similar (?:items|products)|who is online|users browsing this (?:forum|thread|topic)|(?:forum|board) statistics)\b/i;
+/**
+ * On a product page: the shop's furniture around every product (its best sellers, sponsored
+ * picks and news, delivery and returns, the Q&A box, errors of its widgets).
+ */
+const SHOP_FURNITURE_HEADING =
+  /^(?:frequently compared|(?:top|best) ?sellers(?! rank)|sponsored by|(?:recent|latest) (?:events|news|announcements)(?: (?:&|and) (?:events|news|announcements))?|(?:shipping|delivery) (?:&|and) (?:returns|fee details|fees)|where are we shipping to|(?:customer )?questions (?:&|and) answers|reviews summary|reviews with images|sorry, (?:there was a problem|something went wrong))\b/i;
 const OTHERS_HEADING_MAX = 80;
+/** A grid of other products holds less than this share of a product page's region. */
+const GRID_MAX_SHARE = 0.5;
 /** Cells looked at to tell a layout table from a data table. */
 const TABLE_CELLS_SAMPLED = 60;
 const BLOCKISH = new Set([
@@ -182,6 +191,7 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
   const { pageType, titles } = opts;
   const drop = new Set<Element>();
   let titleDropped = false;
+  const regionText = roots.reduce((n, r) => n + stats.textLenOf(r), 0);
   const stack: Element[] = [];
   for (let i = roots.length - 1; i >= 0; i--) stack.push(...childElementsReversed(roots[i] as Element));
   while (stack.length > 0) {
@@ -196,16 +206,55 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
       continue;
     }
     const s = stats.get(el);
-    if (s && !s.hasBlock && s.textLen > 0 && s.textLen <= OTHERS_HEADING_MAX && OTHERS_HEADING.test(collapseWhitespace(textOf(el)))) {
+    if (s && !s.hasBlock && s.textLen > 0 && s.textLen <= OTHERS_HEADING_MAX && isOthersHeading(collapseWhitespace(textOf(el)), pageType)) {
       drop.add(blockHeadedBy(el, stats, guard, roots));
       continue;
     }
+    if (pageType === 'product' && dropBesideProduct(el, stats, guard, regionText, drop)) continue;
     // Paragraphs, listings and data tables are content as a whole; layout tables (old forums) are not.
     if (el.name === 'p' || el.name === 'pre' || (el.name === 'table' && isDataTable(el, s) && !cellsHoldBlocks(el, stats))) continue;
     dropCodeToolbar(el, stats, drop);
     stack.push(...childElementsReversed(el));
   }
   return drop;
+}
+
+/**
+ * On a product page: a grid of other products goes with its heading ("You may also like"),
+ * or only its cards when it wraps the product too; a gallery keeps its first picture.
+ * True when `el` went as a whole.
+ */
+function dropBesideProduct(el: Element, stats: StatsMap, guard: ChromeGuard, regionText: number, drop: Set<Element>): boolean {
+  const cards = otherProductCards(el, stats, guard.wrappers);
+  // A grid holding most of the page is the page: a category read as a product.
+  if (cards && cards.reduce((n, c) => n + stats.textLenOf(c), 0) < regionText * GRID_MAX_SHARE) {
+    if (guard.wrappers.has(el)) {
+      for (const c of cards) drop.add(c);
+      return false;
+    }
+    drop.add(el);
+    const before = previousElement(el);
+    if (before && isHeadingBlock(before, stats)) drop.add(before);
+    return true;
+  }
+  for (const c of galleryTail(el, stats, guard.wrappers)) drop.add(c);
+  return false;
+}
+
+function isOthersHeading(text: string, pageType: PageType): boolean {
+  return OTHERS_HEADING.test(text) || (pageType === 'product' && SHOP_FURNITURE_HEADING.test(text));
+}
+
+/** A heading, or a short block that is only a heading (the title bar of a carousel). */
+function isHeadingBlock(el: Element, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  if (!s || s.textLen === 0 || s.textLen > OTHERS_HEADING_MAX) return false;
+  return HEADINGS.has(el.name) || s.headingLen >= s.textLen;
+}
+
+function previousElement(el: Element): Element | null {
+  for (let p = el.prev; p; p = p.prev) if (isElement(p)) return p;
+  return null;
 }
 
 /**

@@ -1,0 +1,116 @@
+import type { Element } from 'domhandler';
+import { baseClass, isElement, isText } from './dom.js';
+import { PRICE } from './page-signals.js';
+import type { StatsMap } from './stats.js';
+
+/**
+ * What a product page shows beside its own product (region.ts asks, on product pages only):
+ *
+ * - Other products: a row or grid of repeated cards, each a link to another page with a
+ *   name and a price (or a picture) — "customers also bought", sponsored strips, cross-sell
+ *   carousels, whatever their heading says or whether they have one. The page's product is
+ *   one block, never three look-alike siblings.
+ * - The photo gallery: a block of pictures with no text of its own. One picture shows the
+ *   product; the other angles and colours cost tokens without saying anything more.
+ */
+
+/** A grid shows at least this many cards. */
+const MIN_CARDS = 3;
+/** A product card names the product (more than a size or a colour) and is not a story. */
+const CARD_MIN_TEXT = 12;
+const CARD_MAX_TEXT = 600;
+/** Most of a card's text is its link (the product's name, its price, a "view" label). */
+const CARD_MIN_LINK_SHARE = 0.5;
+/** Share of the cards that carry a price (or a picture) for the group to be a product grid. */
+const CARD_PRICED_SHARE = 0.5;
+/** Cards without a price name a product at this length on average ("Remote Play on TV" is a feature). */
+const PICTURED_CARD_MEAN_TEXT = 30;
+/** A gallery holds at least this many pictures and at most this much text per picture (labels, counters). */
+const GALLERY_MIN_IMAGES = 3;
+const GALLERY_TEXT_PER_IMAGE = 12;
+
+/**
+ * The cards of `el` when it is a grid of other products, else null. `own` holds the blocks
+ * of the page's own product (its heading, its best block): a group holding one is not a grid.
+ */
+export function otherProductCards(el: Element, stats: StatsMap, own: ReadonlySet<Element>): Element[] | null {
+  const groups = new Map<string, Element[]>();
+  let elements = 0;
+  for (const c of el.children) {
+    if (!isElement(c)) continue;
+    elements++;
+    const key = `${c.name}.${baseClass(c)}`;
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  }
+  if (elements < MIN_CARDS) return null;
+  for (const members of groups.values()) {
+    if (members.length < MIN_CARDS || members.some((m) => own.has(m))) continue;
+    let cards = 0;
+    let priced = 0;
+    let pictured = 0;
+    let cardText = 0;
+    for (const m of members) {
+      const text = stats.textLenOf(m);
+      const links = stats.linkLenOf(m);
+      if (text < CARD_MIN_TEXT || text > CARD_MAX_TEXT || links < text * CARD_MIN_LINK_SHARE) continue;
+      cards++;
+      cardText += text;
+      if (holdsPrice(m)) priced++;
+      if (stats.imagesOf(m) > 0) pictured++;
+    }
+    // Every card must be a card: a list of links with one priced entry is a menu, not a grid.
+    if (cards < MIN_CARDS || cards < members.length * CARD_PRICED_SHARE) continue;
+    if (priced >= cards * CARD_PRICED_SHARE) return members;
+    // Without prices, pictures with a product's full name (not a feature's icon and label).
+    if (pictured >= cards * CARD_PRICED_SHARE && cardText >= cards * PICTURED_CARD_MEAN_TEXT) return members;
+  }
+  return null;
+}
+
+/** A picture gallery's children after its first picture: the other angles and colours. */
+export function galleryTail(el: Element, stats: StatsMap, own: ReadonlySet<Element>): Element[] {
+  const images = stats.imagesOf(el);
+  if (own.has(el) || images < GALLERY_MIN_IMAGES || stats.textLenOf(el) > images * GALLERY_TEXT_PER_IMAGE) return [];
+  const tail: Element[] = [];
+  let seen = false;
+  for (const c of el.children) {
+    if (!isElement(c)) continue;
+    const pictures = c.name === 'img' ? 1 : stats.imagesOf(c);
+    // A picture that links to a page is a variant or another product, not one more angle.
+    if (pictures === 0 || linksToPage(c)) continue;
+    // A child with words of its own (a colour swatch's name, a caption) is not only a picture.
+    if (seen && stats.textLenOf(c) === 0) tail.push(c);
+    seen = true;
+  }
+  return tail;
+}
+
+/** A text node in `el` that reads like a price. */
+function holdsPrice(el: Element): boolean {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    for (const c of n.children) {
+      if (isElement(c)) stack.push(c);
+      else if (isText(c) && c.data.length < 200 && PRICE.test(c.data)) return true;
+    }
+  }
+  return false;
+}
+
+/** Image files and in-page anchors: where a gallery's thumbnails point. */
+const IMAGE_TARGET = /^#|\.(?:jpe?g|png|webp|gif|avif)(?:[?#]|$)/i;
+
+/** `el` is or holds a link to another page (not to a picture or an anchor). */
+function linksToPage(el: Element): boolean {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    const href = n.name === 'a' ? n.attribs.href?.trim() : undefined;
+    if (href && !IMAGE_TARGET.test(href)) return true;
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
+
+/** A product page: its name, price, a gallery, the description and a spec table, inside `<main>`. */
+const URL = 'https://shop.test/products/alpine-down-jacket';
+
+const description = `<div class="product-description">
+  <p>The Alpine is a 700-fill down jacket for cold, dry days in the hills, with a baffled body, an insulated hood and a two-way zip.</p>
+  <p>Its shell is a recycled ripstop nylon with a water-repellent finish, and it packs into its own chest pocket for the trail.</p>
+</div>
+<table class="specs"><tr><th>Weight</th><td>410 g</td></tr><tr><th>Fill</th><td>700-fill responsibly sourced down</td></tr><tr><th>Shell</th><td>Recycled nylon ripstop</td></tr></table>`;
+
+const summary = `<div class="product-summary"><h1>Alpine Down Jacket</h1><p class="price">$249.00</p>
+  <p>Colour: <span>Moss</span></p></div>`;
+
+const PRODUCT_LD =
+  '<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Alpine Down Jacket","offers":{"@type":"Offer","price":"249.00","priceCurrency":"USD"}}</script>';
+
+const page = (inner: string, head = PRODUCT_LD): string =>
+  `<html><head><title>Alpine Down Jacket | Northbound</title>${head}</head><body>
+  <header><a href="/">Northbound</a><nav><a href="/men">Men</a><a href="/women">Women</a></nav></header>
+  <main>${inner}</main><footer><p>© Northbound Outfitters</p></footer></body></html>`;
+
+const card = (name: string, price: string, i: number): string =>
+  `<li class="product-tile"><a href="/products/item-${i}"><img src="/img/item-${i}.jpg" alt="${name}"><span class="tile-name">${name}</span></a><span class="tile-price">${price}</span></li>`;
+
+describe('product page: other products', () => {
+  it('drops a grid of priced cards for other products, with its heading, whatever the heading says', () => {
+    const grid = `<section class="pdp-carousel"><h2>Pairs well with</h2><ul class="tiles">
+      ${card('Ridge Fleece Hoodie', '$89.00', 1)}${card('Summit Merino Beanie', '$35.00', 2)}${card('Trail Softshell Trousers', '$120.00', 3)}${card('Cirrus Rain Shell', '$199.00', 4)}
+    </ul></section>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${grid}`), URL).markdown;
+    expect(md).toContain('$249.00');
+    expect(md).toContain('700-fill down jacket');
+    expect(md).toContain('| Weight | 410 g |');
+    expect(md).not.toMatch(/Ridge Fleece|Merino Beanie|Pairs well with|\$89\.00/);
+  });
+
+  it('drops a strip of pictured cards with full product names and no prices (a sponsored strip)', () => {
+    const named = (n: string, i: number): string =>
+      `<div class="ad-card"><a href="https://ads.test/click/${i}"><img src="/ad/${i}.jpg" alt=""></a><a href="https://ads.test/click/${i}">${n}</a></div>`;
+    const strip = `<div class="strip">${[
+      'Lightweight Packable Puffer Jacket for Men, Water Resistant',
+      'Insulated Winter Parka with Detachable Fur-Trimmed Hood',
+      'Quilted Hybrid Vest with Stretch Side Panels, Four Colours',
+    ]
+      .map(named)
+      .join('')}</div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${strip}`), URL).markdown;
+    expect(md).toContain('packs into its own chest pocket');
+    expect(md).not.toMatch(/Packable Puffer|Winter Parka|Hybrid Vest/);
+  });
+
+  it('keeps feature links with icons, colour swatches and a list of links without prices', () => {
+    const features = `<div class="features">${['Water repellent', 'Packable', 'Two-way zip']
+      .map((f, i) => `<div class="feature"><a href="/tech/${i}"><img src="/icons/${i}.svg" alt=""> ${f}</a></div>`)
+      .join('')}</div>`;
+    const swatches = `<ul class="swatches">${['Moss', 'Black', 'Rust']
+      .map((c) => `<li class="swatch"><a href="?colour=${c}"><img src="/sw/${c}.jpg" alt="${c}"></a></li>`)
+      .join('')}</ul>`;
+    const md = htmlToMarkdown(page(`${summary}${swatches}${description}${features}`), URL).markdown;
+    expect(md).toContain('Water repellent');
+    expect(md).toContain('Two-way zip');
+    expect(md).toContain('/sw/Rust.jpg');
+  });
+
+  it('never drops the group the product itself belongs to', () => {
+    // A shop that lays out the summary and two panels as three look-alike columns.
+    const col = (inner: string): string => `<div class="col">${inner}</div>`;
+    const html = page(
+      `<div class="row">${col(`<h1>Alpine Down Jacket</h1><a href="/reviews">Reviews</a><p class="price">$249.00</p>`)}${col(
+        '<a href="/size-guide">Size guide for the Alpine, $0 returns</a>',
+      )}${col('<a href="/care">Care guide, from $5 repair kits</a>')}</div>${description}`,
+    );
+    const md = htmlToMarkdown(html, URL).markdown;
+    expect(md).toContain('$249.00');
+  });
+
+  it('drops the blocks under "Customers who viewed this product bought" and shop furniture headings', () => {
+    const blocks = `<div class="viewed"><h2>This is what customers who viewed this product bought</h2><p>Cirrus Rain Shell, from a shop of ours.</p></div>
+      <div class="ship"><h3>Shipping &amp; Returns</h3><p>Free delivery on orders over $50. Free 30-day returns on unworn items.</p></div>
+      <div class="qa"><h3>Questions &amp; Answers</h3><p>Is it warm enough for skiing? Asked by a customer.</p></div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${blocks}`), URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).not.toMatch(/Cirrus Rain Shell|Free delivery|skiing/);
+  });
+
+  it('keeps "Bestsellers" on a shop front, which is not a product page', () => {
+    const grid = `<h2>Bestsellers</h2><ul class="tiles">${card('Ridge Fleece Hoodie', '$89.00', 1)}${card('Summit Merino Beanie', '$35.00', 2)}${card('Trail Softshell Trousers', '$120.00', 3)}</ul>`;
+    const md = htmlToMarkdown(
+      page(`<h1>Northbound Outfitters</h1><p>Outdoor clothing made to last, repaired for free.</p>${grid}`, ''),
+      'https://shop.test/',
+    ).markdown;
+    expect(md).toContain('Bestsellers');
+    expect(md).toContain('Summit Merino Beanie');
+  });
+});
+
+describe('product page: the gallery', () => {
+  it('keeps the first picture of a gallery of pictures without text', () => {
+    const gallery = `<div class="product-gallery">${[1, 2, 3, 4, 5]
+      .map((i) => `<div class="slide"><img src="/img/alpine-${i}.jpg" alt="Alpine Down Jacket, view ${i}"></div>`)
+      .join('')}</div>`;
+    const md = htmlToMarkdown(page(`${gallery}${summary}${description}`), URL).markdown;
+    expect(md).toContain('/img/alpine-1.jpg');
+    expect(md).not.toMatch(/alpine-[2-5]\.jpg/);
+    expect(md).toContain('$249.00');
+  });
+
+  it('keeps pictures that have words of their own (captions, colour names)', () => {
+    const figures = `<div class="looks">${['Moss on the trail', 'Black in town', 'Rust at camp']
+      .map((c, i) => `<figure><img src="/img/look-${i}.jpg" alt=""><figcaption>${c}</figcaption></figure>`)
+      .join('')}</div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${figures}`), URL).markdown;
+    expect(md).toContain('/img/look-2.jpg');
+  });
+});
