@@ -37,7 +37,7 @@ const OTHERS_HEADING =
  * picks and news, delivery and returns, the Q&A box, errors of its widgets).
  */
 const SHOP_FURNITURE_HEADING =
-  /^(?:frequently compared|(?:top|best) ?sellers(?! rank)|sponsored by|(?:recent|latest) (?:events|news|announcements)(?: (?:&|and) (?:events|news|announcements))?|(?:shipping|delivery) (?:&|and) (?:returns|fee details|fees)|where are we shipping to|(?:customer )?questions (?:&|and) answers|reviews summary|reviews with images|sorry, (?:there was a problem|something went wrong))\b/i;
+  /^(?:frequently compared|featured products|(?:top|best) ?sellers(?! rank)|sponsored by|(?:recent|latest) (?:events|news|announcements)(?: (?:&|and) (?:events|news|announcements))?|(?:shipping|delivery) (?:&|and) (?:returns|fee details|fees)|where are we shipping to|(?:customer )?questions (?:&|and) answers|reviews summary|reviews with images|sorry, (?:there was a problem|something went wrong))\b/i;
 const OTHERS_HEADING_MAX = 80;
 /** A grid of other products holds less than this share of a product page's region. */
 const GRID_MAX_SHARE = 0.5;
@@ -97,7 +97,8 @@ export function locateRegion(body: Element, stats: StatsMap, top: Element | null
 }
 
 export function extractRegion(body: Element, stats: StatsMap, opts: RegionOptions, place?: RegionPlace): Region {
-  const { root, heading } = place ?? regionRoot(body, stats, opts.top);
+  // A product's details often sit in their own wrapper beside the summary column.
+  const { root, heading } = place ?? regionRoot(body, stats, opts.top, opts.pageType === 'product');
   const roots = [root];
   const intro = heading && !contains(root, heading) ? introBlock(heading, root, stats) : null;
   if (intro) roots.unshift(intro);
@@ -316,9 +317,14 @@ function contains(ancestor: Element, el: Element): boolean {
 /**
  * The largest `<main>` landmark when it holds a fair share of the page; else the smallest
  * block holding both the page heading and the best-scoring block (site bars and footers
- * sit outside it); else the body.
+ * sit outside it), grown while the blocks beside it carry text; else the body.
  */
-function regionRoot(body: Element, stats: StatsMap, top: Element | null): { root: Element; heading: Element | null } {
+function regionRoot(
+  body: Element,
+  stats: StatsMap,
+  top: Element | null,
+  throughWrappers = false,
+): { root: Element; heading: Element | null } {
   let best: Element | null = null;
   let bestLen = -1;
   let heading: Element | null = null;
@@ -345,7 +351,15 @@ function regionRoot(body: Element, stats: StatsMap, top: Element | null): { root
   if (heading && top && top !== body) {
     let root = commonAncestor(heading, top);
     // Climb while the blocks beside it carry text of their own (a product's details under its summary).
-    while (root && root !== body && isElement(root.parent) && siblingProse(root, stats) >= CLIMB_MIN_PROSE) root = root.parent;
+    // A wrapper holding nothing else is the same region: climb through it and look again (on
+    // product pages; elsewhere the climb would reach the site's header bars).
+    while (
+      root &&
+      root !== body &&
+      isElement(root.parent) &&
+      (siblingProse(root, stats) >= CLIMB_MIN_PROSE || (throughWrappers && soleText(root, stats)))
+    )
+      root = root.parent;
     if (root && (stats.get(root)?.textLen ?? 0) >= bodyLen * MAIN_MIN_SHARE) return { root, heading };
   }
   return { root: body, heading };
@@ -362,6 +376,11 @@ function siblingPost(el: Element, stats: StatsMap): Element | null {
     if (holdsDate(c)) return c;
   }
   return null;
+}
+
+/** `el` holds all of its parent's text. */
+function soleText(el: Element, stats: StatsMap): boolean {
+  return isElement(el.parent) && stats.textLenOf(el.parent) === stats.textLenOf(el);
 }
 
 /** Non-link text of `el`'s siblings that are not chrome by tag, role or class. */

@@ -1,5 +1,11 @@
+import type { Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
+import { findFirst, parseHtml } from '../../../../src/convert/html/dom.js';
 import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
+import type { PageType } from '../../../../src/convert/html/page-type.js';
+import { prepareDocument } from '../../../../src/convert/html/prepare.js';
+import { extractRegion } from '../../../../src/convert/html/region.js';
+import { computeStats } from '../../../../src/convert/html/stats.js';
 
 /** A product page: its name, price, a gallery, the description and a spec table, inside `<main>`. */
 const URL = 'https://shop.test/products/alpine-down-jacket';
@@ -113,5 +119,35 @@ describe('product page: the gallery', () => {
       .join('')}</div>`;
     const md = htmlToMarkdown(page(`${summary}${description}${figures}`), URL).markdown;
     expect(md).toContain('/img/look-2.jpg');
+  });
+});
+
+describe('product page: the region', () => {
+  const html = `<body><header><a href="/">Northbound</a></header><div class="page">
+      <section class="buy-box"><div class="columns"><div class="summary-column">
+        <h1>Alpine Down Jacket</h1><p class="price">$249.00</p>
+        <div class="description"><p>A 700-fill down jacket for cold, dry days in the hills, with a baffled body, an insulated hood and a two-way zip.</p></div>
+      </div></div></section>
+      <section class="feature"><h2>Warm when it matters</h2><p>Baffles keep the down where your body needs it, so there are no cold spots at the seams on a windy ridge.</p></section>
+      <section class="feature"><h2>Packs into its pocket</h2><p>The whole jacket stuffs into its chest pocket, small enough for a day pack or a bike bag on the way to the crag.</p></section>
+    </div><footer><p>© Northbound Outfitters</p></footer></body>`;
+
+  const regionOf = (pageType: PageType): string => {
+    const doc = parseHtml(html);
+    prepareDocument(doc);
+    const body = findFirst(doc, 'body') as Element;
+    const top = (findFirst(body, 'h1') as Element).parent?.children.find(
+      (c) => c.type === 'tag' && c.attribs.class === 'description',
+    ) as Element;
+    const { roots } = extractRegion(body, computeStats(body), { pageType, titles: new Set(), top, authorKnown: true });
+    return roots.map((r) => r.attribs.class ?? r.name).join(',');
+  };
+
+  it('climbs through a wrapper that holds only the summary column to the details beside it', () => {
+    expect(regionOf('product')).toBe('page');
+  });
+
+  it('stays at the summary column on other region pages (a climb there reaches header bars)', () => {
+    expect(regionOf('service')).toBe('summary-column');
   });
 });
