@@ -204,9 +204,15 @@ class PrepareWalk {
    */
   private isCloak(node: Element, chars: number): boolean {
     if (this.bodyChars < 0) this.bodyChars = this.firstBody ? textOf(this.firstBody).trim().length : 0;
-    if (chars < this.bodyChars * CLOAK_MIN_SHARE) return false;
-    return chars >= this.bodyChars * CLOAK_ALONE_SHARE || holdsAny(node, CLOAK_MARKS);
+    if (chars >= this.bodyChars * CLOAK_MIN_SHARE) return chars >= this.bodyChars * CLOAK_ALONE_SHARE || holdsAny(node, CLOAK_MARKS);
+    // A shop's mega menus can outweigh its page by their link text alone: weigh the words
+    // outside links too (only when the block has the page heading, so the walk is rare).
+    if (!holdsAny(node, CLOAK_MARKS)) return false;
+    if (this.bodyProse < 0) this.bodyProse = this.firstBody ? proseChars(this.firstBody) : 0;
+    return proseChars(node) >= this.bodyProse * CLOAK_MIN_SHARE;
   }
+
+  private bodyProse = -1;
 
   run(nodes: readonly ChildNode[], startDepth: number): void {
     const { signals, raw, doomed, served } = this;
@@ -353,6 +359,19 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (inline === 'ui') return 'ui';
   if (looksAnimated(el)) return null;
   return inline ?? visibility.bySheet.get(el) ?? null;
+}
+
+/** Characters of text outside links (each text node trimmed; scripts and styles skipped). */
+function proseChars(root: Element): number {
+  let n = 0;
+  const stack: ChildNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as ChildNode;
+    if (node.type === 'text') n += node.data.trim().length;
+    else if (isElement(node) && node.name !== 'a' && node.type !== 'script' && node.type !== 'style')
+      for (const c of node.children) stack.push(c);
+  }
+  return n;
 }
 
 function holdsAny(root: Element, names: ReadonlySet<string>): boolean {

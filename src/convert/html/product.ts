@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { baseClass, isElement, isText } from './dom.js';
+import { baseClass, isElement, isText, textOf } from './dom.js';
 import { PRICE } from './page-signals.js';
 import type { StatsMap } from './stats.js';
 
@@ -10,6 +10,9 @@ import type { StatsMap } from './stats.js';
  *   name and a price (or a picture) — "customers also bought", sponsored strips, cross-sell
  *   carousels, whatever their heading says or whether they have one. The page's product is
  *   one block, never three look-alike siblings.
+ * - Template fields: a definition list's entries named with a developer's key
+ *   (`cat_thumb_Navy:`, `size_guide`) are a theme printing its raw custom fields, whose
+ *   values are image URLs and flags, not a specification.
  * - The photo gallery: a block of pictures with no text of its own. One picture shows the
  *   product; the other angles and colours cost tokens without saying anything more.
  */
@@ -85,6 +88,28 @@ export function galleryTail(el: Element, stats: StatsMap, own: ReadonlySet<Eleme
     seen = true;
   }
   return tail;
+}
+
+/**
+ * A developer's field key: a word of letters, digits, `-` and `+` with an underscore in it
+ * (`returns_chunk-1:`), perhaps followed by the value it was made from (`cat_thumb_Petrol Blue:`).
+ */
+function isFieldKey(term: string): boolean {
+  const key = term.endsWith(':') ? term.slice(0, -1) : term;
+  const space = key.indexOf(' ');
+  return (space < 0 ? key : key.slice(0, space)).includes('_') && /^[a-z][\w+-]{0,60}(?: [\w+-]{1,30}){0,4}$/i.test(key);
+}
+
+/** The `<dt>`s named with a field key in a `<dl>`, with their `<dd>`s. */
+export function templateFields(dl: Element): Element[] {
+  const out: Element[] = [];
+  let inField = false;
+  for (const c of dl.children) {
+    if (!isElement(c)) continue;
+    if (c.name === 'dt') inField = isFieldKey(textOf(c).trim());
+    if (inField) out.push(c);
+  }
+  return out;
 }
 
 /** A text node in `el` that reads like a price. */

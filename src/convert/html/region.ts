@@ -4,7 +4,7 @@ import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
-import { galleryTail, otherProductCards } from './product.js';
+import { galleryTail, otherProductCards, templateFields } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
@@ -239,6 +239,7 @@ function dropBesideProduct(el: Element, stats: StatsMap, guard: ChromeGuard, reg
     return true;
   }
   for (const c of galleryTail(el, stats, guard.wrappers)) drop.add(c);
+  if (el.name === 'dl') for (const c of templateFields(el)) drop.add(c);
   return false;
 }
 

@@ -38,6 +38,14 @@ describe('a cloak over the whole page', () => {
     expect(htmlToMarkdown(html, 'https://shop.test/products/dark-roast').markdown).toContain('Paragraph 6 of the page');
   });
 
+  it("is shown when the site's mega menus hold more text than the page, counting the words outside links", () => {
+    const menu = Array.from({ length: 400 }, (_, i) => `<li><a href="/c/${i}">Category number ${i} of the shop</a></li>`).join('');
+    const html = `<html><head><title>Dark roast</title></head><body><header><ul class="mega-menu">${menu}</ul></header>
+      <div class="product-wrapper" style="display: none"><article><h1>Dark roast</h1>${[1, 2, 3, 4, 5, 6].map(para).join('')}</article></div>
+      <footer>© Shop</footer></body></html>`;
+    expect(htmlToMarkdown(html, 'https://shop.test/products/dark-roast').markdown).toContain('Paragraph 6 of the page');
+  });
+
   it('does not show a hidden menu or dialog beside the content', () => {
     const html = page(
       `<h1>Dark roast</h1>${[1, 2, 3, 4, 5, 6, 7, 8].map(para).join('')}<div class="modal" style="display:none"><p>Sign up for ten per cent off your first order, and hear about new roasts before anyone else does.</p></div>`,

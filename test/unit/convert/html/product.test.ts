@@ -102,6 +102,22 @@ describe('product page: other products', () => {
   });
 });
 
+describe('product page: template fields', () => {
+  it("drops a definition list's entries named with a developer's key, and keeps the spec entries", () => {
+    const fields = `<dl class="product-info">
+      <dt>SKU:</dt><dd>AL-DJ-01</dd>
+      <dt>fabric:</dt><dd>Recycled ripstop nylon, 700-fill down</dd>
+      <dt>cat_thumb_Moss Green:</dt><dd>https://cdn.shop.test/thumbs/alpine_moss_green_thumb.jpg</dd>
+      <dt>returns_chunk-1:</dt><dd>Returns within 30 days of the invoice date.</dd>
+      <dt>cert_UPF50+:</dt><dd>yes</dd>
+    </dl>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${fields}`), URL).markdown;
+    expect(md).toContain('AL-DJ-01');
+    expect(md).toContain('Recycled ripstop nylon');
+    expect(md).not.toMatch(/cat_thumb|thumbs\/alpine|returns_chunk|invoice date|cert_UPF/);
+  });
+});
+
 describe('product page: the gallery', () => {
   it('keeps the first picture of a gallery of pictures without text', () => {
     const gallery = `<div class="product-gallery">${[1, 2, 3, 4, 5]
