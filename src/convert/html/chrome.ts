@@ -53,6 +53,17 @@ const THREAD_UI_TEXT =
 /** A shop's control labels left behind when prepare removed the controls. */
 const SHOP_UI_TEXT =
   /^(?:quantity|qty|add to (?:cart|bag|basket)|buy (?:it )?now|add to (?:wish|watch) ?list|save for later|contact (?:the )?seller|ask a question)$/i;
+/**
+ * A shop's delivery, returns, payment and seller badges, the same on every product: free
+ * shipping or returns, N-day returns, instalments, secure checkout, delivery estimates,
+ * "ships from", "sold by", protection-plan offers.
+ */
+const SHOP_POLICY_TEXT =
+  /^(?:(?:free|fast|easy|hassle[- ]free)(?: standard| express| next[- ]day| 2[- ]day| uk| us)? (?:shipping|delivery|returns?|exchanges)\b|\d+[- ]days? (?:free )?(?:returns?|money[- ]back guarantee)\b|(?:or|pay in) \d+ (?:interest[- ]free )?(?:payments|instal?ments)\b|secure (?:checkout|payments?)\b|estimated delivery\b|order (?:within|today)\b|ships from\b|sold by\b|add a protection plan\b)/i;
+/** Badges are blocks of their own; an inline value ("Returns: 30 days returns") is a labelled fact of the item. */
+const SHOP_POLICY_BLOCKS = new Set(['div', 'p', 'li', 'section', 'aside', 'ul']);
+/** Shop badges are short lines. */
+const SHOP_POLICY_MAX = 120;
 /** A grid's result count and sort/filter labels left when prepare removed the controls. */
 const GRID_UI_TEXT =
   /^(?:(?:showing )?[\d,.\u2013-]+(?: of [\d,.]+)?(?: [a-z]+){0,2}\s*)?(?:sort(?: by)?:?|filter(?: by)?:?|refine|clear all|view:?|show:?)$|^(?:showing )?[\d,.\u2013-]+ (?:of [\d,.]+ )?results?$/i;
@@ -97,6 +108,14 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   )
     return true;
   if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType)) return true;
+  if (
+    pageType === 'product' &&
+    s.textLen > 0 &&
+    s.textLen <= SHOP_POLICY_MAX &&
+    SHOP_POLICY_BLOCKS.has(name) &&
+    SHOP_POLICY_TEXT.test(collapseWhitespace(textOf(el)).trim())
+  )
+    return true;
   const ci = classAndId(el);
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
   const grid = pageType === 'collection' || pageType === 'listing';

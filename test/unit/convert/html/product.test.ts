@@ -102,6 +102,28 @@ describe('product page: other products', () => {
   });
 });
 
+describe('product page: shop badges', () => {
+  it('drops delivery, returns, instalment and seller badges, and keeps the price and the warranty', () => {
+    const badges = `<ul class="usp"><li>Free shipping on orders over $75</li><li>30-day returns</li><li>Secure checkout</li></ul>
+      <p class="klarna">or 4 interest-free payments of $62.25</p><div class="seller">Sold by Northbound Outfitters</div>
+      <div class="delivery">Estimated delivery Tue, May 6 – Fri, May 9</div><p>Lifetime warranty on zips and seams.</p>`;
+    const md = htmlToMarkdown(page(`${summary}${badges}${description}`), URL).markdown;
+    expect(md).toContain('$249.00');
+    expect(md).toContain('Lifetime warranty on zips');
+    expect(md).not.toMatch(/Free shipping|30-day returns|Secure checkout|interest-free|Sold by|Estimated delivery/);
+  });
+
+  it('keeps a description that starts like a badge but says more', () => {
+    const long = `<p>Free shipping was never the point: this jacket is built to be repaired, with spare baffles and a patch kit in the pocket, so it lasts for decades.</p>`;
+    expect(htmlToMarkdown(page(`${summary}${long}${description}`), URL).markdown).toContain('built to be repaired');
+  });
+
+  it('drops the recently viewed strip by its heading', () => {
+    const viewed = `<div class="history"><h3>Your Recently Viewed Items</h3><a href="/products/alpine-down-jacket">Alpine Down Jacket</a></div>`;
+    expect(htmlToMarkdown(page(`${summary}${description}${viewed}`), URL).markdown).not.toMatch(/Recently Viewed/i);
+  });
+});
+
 describe('product page: template fields', () => {
   it("drops a definition list's entries named with a developer's key, and keeps the spec entries", () => {
     const fields = `<dl class="product-info">
