@@ -11,6 +11,7 @@ import { ReadSteering } from './read-steering.js';
 import { buildMetadata } from './metadata.js';
 import { collectPageSignals, measureStructure } from './page-signals.js';
 import { classifyPage } from './page-type.js';
+import { declaredDescription } from './product.js';
 import type { PageType } from './page-type.js';
 import type { Prepared } from './prepare.js';
 import { prepareDocument } from './prepare.js';
@@ -64,9 +65,12 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const stats = computeStats(body);
   const evidence = collectPageSignals({ url: baseUrl, body, stats, meta, markup: prepared.hints });
   const pageType = options.pageType ?? classifyPage(evidence, () => measureStructure(evidence, body, stats)).type;
-  const content = steer.chooseContent(body, stats, () =>
-    extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType }),
-  );
+  const content = steer.chooseContent(body, stats, () => {
+    const main = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType });
+    const declared = pageType === 'product' ? declaredDescription(meta.productDescription, main.roots, main.drop) : null;
+    if (declared) main.roots.unshift(declared);
+    return main;
+  });
   const finalType = content.pageType ?? pageType;
   const writer = new MarkdownWriter({
     base: effectiveBase(baseUrl, meta.baseHref),

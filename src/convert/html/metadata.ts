@@ -20,6 +20,8 @@ export interface PageMetadata {
   titleVariants: string[];
   /** What the page's structured data says it is (page-type.ts reads these). */
   structured: StructuredHints;
+  /** The longest JSON-LD `Product` description, as plain text (product.ts falls back on it). */
+  productDescription: string | null;
 }
 
 /** Page-type evidence from JSON-LD and OpenGraph. */
@@ -36,6 +38,9 @@ export interface StructuredHints {
 const MAX_JSON_LD_BYTES = 512 * 1024;
 /** Starts only where a whitespace run begins, so a long run is not rescanned from each of its characters. */
 const TITLE_SEPARATOR = /(?<!\s)\s+(?:[|\u2013\u2014\u00b7\u00bb\u2022:/]|-|::)\s+/;
+const PRODUCT_TYPES = /\bProduct(?:Group|Model)?\b/;
+/** A product description is read up to this long (a full description, not a meta string). */
+const MAX_PRODUCT_DESCRIPTION = 8000;
 const ARTICLE_TYPES = /Article|BlogPosting|Report|WebPage|Product|QAPage|DiscussionForumPosting|Recipe|Review|Event|Course|HowTo/;
 
 interface JsonLdFacts {
@@ -46,6 +51,7 @@ interface JsonLdFacts {
   author?: string;
   datePublished?: string;
   publisher?: string;
+  productDescription?: string;
 }
 
 export function buildMetadata(raw: RawMetadata): PageMetadata {
@@ -89,6 +95,7 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
     baseHref: raw.baseHref,
     titleVariants: variants,
     structured: { ldTypes: ld.types, aggregateOffer: ld.aggregateOffer, ogType: get('og:type')?.toLowerCase() ?? null },
+    productDescription: ld.productDescription ?? null,
   };
 }
 
@@ -179,6 +186,7 @@ function readJsonLd(text: string, into: JsonLdFacts): void {
     const type = item['@type'];
     const types = Array.isArray(type) ? type.join(' ') : typeof type === 'string' ? type : '';
     noteTypes(types, item, into);
+    if (PRODUCT_TYPES.test(types)) noteProductDescription(item.description, into);
     if (!ARTICLE_TYPES.test(types)) continue;
     into.headline ??= str(item.headline) ?? (/(?:Article|BlogPosting|Report)/.test(types) ? str(item.name) : undefined);
     into.description ??= str(item.description);
@@ -199,6 +207,32 @@ function noteTypes(types: string, item: Record<string, unknown>, into: JsonLdFac
       if (typeof t === 'string') into.types.add(t.slice(t.lastIndexOf('/') + 1));
       if (t === 'AggregateOffer' && /Product/.test(types)) into.aggregateOffer = true;
     }
+  }
+}
+
+/** A description may carry the shop's HTML: its tags go, its text stays (bounded: linear). */
+const HTML_TAG = /<\/?[a-z][^<>]{0,500}>/gi;
+const ENTITY = /&(?:amp|lt|gt|quot|#39|nbsp);/g;
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&nbsp;': ' ' };
+
+function noteProductDescription(v: unknown, into: JsonLdFacts): void {
+  if (typeof v !== 'string') return;
+  const raw = v.slice(0, MAX_PRODUCT_DESCRIPTION);
+  const text = collapseWhitespace(
+    urlDecoded(raw)
+      .replace(HTML_TAG, ' ')
+      .replace(ENTITY, (e) => ENTITIES[e] ?? e),
+  );
+  if (text.length > (into.productDescription?.length ?? 0)) into.productDescription = text;
+}
+
+/** Some themes print the description URL-encoded (`An%20elegant%20sofa`): no space, escaped spaces. */
+function urlDecoded(s: string): string {
+  if (s.includes(' ') || !s.includes('%20')) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
   }
 }
 

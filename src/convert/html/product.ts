@@ -1,4 +1,5 @@
-import type { Element } from 'domhandler';
+import { Element, Text } from 'domhandler';
+import type { ChildNode } from 'domhandler';
 import { baseClass, isElement, isText, textOf } from './dom.js';
 import { PRICE } from './page-signals.js';
 import type { StatsMap } from './stats.js';
@@ -13,6 +14,9 @@ import type { StatsMap } from './stats.js';
  * - Template fields: a definition list's entries named with a developer's key
  *   (`cat_thumb_Navy:`, `size_guide`) are a theme printing its raw custom fields, whose
  *   values are image URLs and flags, not a specification.
+ * - The description the shop declares: a JSON-LD `Product.description` whose words the
+ *   extracted content barely holds (the page renders it with scripts, or in a widget the
+ *   region missed) is put first, as a paragraph.
  * - The photo gallery: a block of pictures with no text of its own. One picture shows the
  *   product; the other angles and colours cost tokens without saying anything more.
  */
@@ -138,4 +142,34 @@ function linksToPage(el: Element): boolean {
     for (const c of n.children) if (isElement(c)) stack.push(c);
   }
   return false;
+}
+
+/** A declared description shorter than this is a tagline, not worth a fallback. */
+const DECLARED_MIN_CHARS = 120;
+/** The content holds the description when it has this share of its words. */
+const DECLARED_SEEN_SHARE = 0.5;
+const WORD = /[\p{L}\p{N}]{3,}/gu;
+
+/**
+ * The shop's declared description as a paragraph to put before the content, when the
+ * content barely holds its words; else null. `roots` and `drop` are the extracted content.
+ */
+export function declaredDescription(description: string | null, roots: readonly Element[], drop: ReadonlySet<Element>): Element | null {
+  if (description === null || description.length < DECLARED_MIN_CHARS) return null;
+  const wanted = new Set(description.toLowerCase().match(WORD) ?? []);
+  if (wanted.size === 0) return null;
+  const seen = new Set<string>();
+  const stack: ChildNode[] = [...roots];
+  while (stack.length > 0 && seen.size < wanted.size) {
+    const n = stack.pop() as ChildNode;
+    if (isText(n)) {
+      for (const w of n.data.toLowerCase().match(WORD) ?? []) if (wanted.has(w)) seen.add(w);
+    } else if (isElement(n) && !drop.has(n)) for (const c of n.children) stack.push(c);
+  }
+  if (seen.size >= wanted.size * DECLARED_SEEN_SHARE) return null;
+  const p = new Element('p', {}, []);
+  const text = new Text(description);
+  text.parent = p;
+  p.children.push(text);
+  return p;
 }

@@ -4,6 +4,8 @@ import { findFirst, parseHtml } from '../../../../src/convert/html/dom.js';
 import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
 import type { PageType } from '../../../../src/convert/html/page-type.js';
 import { prepareDocument } from '../../../../src/convert/html/prepare.js';
+import { buildMetadata } from '../../../../src/convert/html/metadata.js';
+import type { RawMetadata } from '../../../../src/convert/html/prepare.js';
 import { extractRegion } from '../../../../src/convert/html/region.js';
 import { computeStats } from '../../../../src/convert/html/stats.js';
 
@@ -187,5 +189,41 @@ describe('product page: the region', () => {
 
   it('stays at the summary column on other region pages (a climb there reaches header bars)', () => {
     expect(regionOf('service')).toBe('summary-column');
+  });
+});
+
+describe('product page: the declared description', () => {
+  const declared =
+    'The Alpine is a 700-fill down jacket for cold, dry days in the hills. Its baffled body keeps the down in place, the insulated hood fits over a helmet, and it packs into its own chest pocket.';
+  const ld = (description: string): string =>
+    `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Alpine Down Jacket', description })}</script>`;
+
+  it('is put first when the page renders it with scripts and the content barely holds its words', () => {
+    const html = page(`${summary}<div id="description-root" data-widget="pdp-description"></div>`, ld(declared));
+    const md = htmlToMarkdown(html, URL).markdown;
+    expect(md.startsWith('The Alpine is a 700-fill down jacket')).toBe(true);
+    expect(md).toContain('$249.00');
+  });
+
+  it('is not repeated when the content already holds it', () => {
+    const html = page(`${summary}${description}`, ld(declared));
+    const md = htmlToMarkdown(html, URL).markdown;
+    expect(md).not.toContain('fits over a helmet');
+    expect(md.match(/packs into its own chest pocket/g)).toHaveLength(1);
+  });
+
+  it('is read from JSON-LD as plain text: HTML tags and entities out, a URL-encoded one decoded', () => {
+    const raw = (description: string): RawMetadata => ({
+      metas: new Map(),
+      titleTag: null,
+      htmlLang: null,
+      baseHref: null,
+      jsonLd: [JSON.stringify({ '@type': 'Product', name: 'Sofa', description })],
+      firstH1: null,
+      relAuthor: null,
+    });
+    expect(buildMetadata(raw('<p>A curved sofa &amp; <b>two</b> cushions.</p>')).productDescription).toBe('A curved sofa & two cushions.');
+    expect(buildMetadata(raw('An%20elegant%20curved%20sofa.')).productDescription).toBe('An elegant curved sofa.');
+    expect(buildMetadata({ ...raw(''), jsonLd: ['{"@type":"Article","description":"A story."}'] }).productDescription).toBeNull();
   });
 });
