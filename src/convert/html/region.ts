@@ -38,6 +38,9 @@ const OTHERS_HEADING =
  */
 const SHOP_FURNITURE_HEADING =
   /^(?:frequently compared|featured products|(?:top|best) ?sellers(?! rank)|sponsored by|(?:recent|latest) (?:events|news|announcements)(?: (?:&|and) (?:events|news|announcements))?|(?:shipping|delivery) (?:&|and) (?:returns|fee details|fees)|where are we shipping to|(?:customer )?questions (?:&|and) answers|reviews summary|reviews with images|(?:sorry|oops)[,!]? (?:there was a problem|something went wrong))\b/i;
+/** On a thread: the forum's widgets around the posts (other topics, who posted most, who is reading). */
+const THREAD_FURNITURE_HEADING =
+  /^(?:(?:check out|see|browse|explore)\s+)?(?:(?:other|more)\s+)?(?:similar|related|suggested|recommended|other|more|latest|popular|trending) (?:topics|threads|discussions|questions|conversations)\b|^(?:top posters|popular days|recently browsing|(?:topic|thread) (?:statistics|stats))\b/i;
 const OTHERS_HEADING_MAX = 80;
 /** A grid of other products holds less than this share of a product page's region. */
 const GRID_MAX_SHARE = 0.5;
@@ -244,7 +247,11 @@ function dropBesideProduct(el: Element, stats: StatsMap, guard: ChromeGuard, reg
 }
 
 function isOthersHeading(text: string, pageType: PageType): boolean {
-  return OTHERS_HEADING.test(text) || (pageType === 'product' && SHOP_FURNITURE_HEADING.test(text));
+  return (
+    OTHERS_HEADING.test(text) ||
+    (pageType === 'product' && SHOP_FURNITURE_HEADING.test(text)) ||
+    (pageType === 'forum' && THREAD_FURNITURE_HEADING.test(text))
+  );
 }
 
 /** A heading, or a short block that is only a heading (the title bar of a carousel). */

@@ -26,6 +26,19 @@ describe('threads', () => {
     expect(r.markdown).not.toMatch(/Messages:|My rig|Report|Similar threads|log in or register/);
   });
 
+  it("drops the forum's widgets beside the posts by their headings (other topics, top posters, who is reading)", () => {
+    const widget = (heading: string, body: string) =>
+      `<div class="ipsWidget"><div class="ipsWidget__title">${heading}</div><div>${body}</div></div>`;
+    const html = `<body><main><h1>Fan noise after upgrade</h1><div class="topic">${post(1)}
+      ${widget('Top Posters In This Topic', '<ul><li><a href="/u/9">keeper</a> 4 posts</li><li><a href="/u/8">pilot</a> 2 posts</li></ul>')}
+      ${widget('Popular Days', '<ul><li><a href="#c1">Mar 2 2025 3 posts</a></li></ul>')}
+      ${widget('Check out other Related discussions', '<ul><li><a href="/t/7">Quiet case fans for a small build</a></li><li><a href="/t/8">GPU coil whine after a driver update</a></li></ul>')}
+      ${post(2)}${post(3)}</div></main></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/topic/123-fan-noise/', { pageType: 'forum' });
+    for (const n of [1, 2, 3]) expect(r.markdown).toContain(`Post ${n} explains`);
+    expect(r.markdown).not.toMatch(/Top Posters|Popular Days|Related discussions|Quiet case fans|4 posts/);
+  });
+
   it('on a Q&A page keeps the question and every answer with author cards, drops remarks under them', () => {
     const remarks = '<div class="comments"><ul><li class="comment">Did you try turning it off? – bob Mar 5, 2025</li></ul></div>';
     const body = (cls: string, text: string, who: string) =>
