@@ -30,8 +30,12 @@ const AT = 64; // @
 const LPAREN = 40;
 const RPAREN = 41;
 
-/** The style rules at the top level of `css`, in order. */
-export function topLevelRules(css: string): CssRule[] {
+/**
+ * The style rules at the top level of `css`, in order. With `wanted`, a rule whose block text
+ * it rejects is skipped without reading its declarations (most rules of a sheet are about
+ * colours and margins; parsing them all cost more than the rest of the check).
+ */
+export function topLevelRules(css: string, wanted?: (block: string) => boolean): CssRule[] {
   const rules: CssRule[] = [];
   const n = css.length;
   let i = 0;
@@ -57,10 +61,12 @@ export function topLevelRules(css: string): CssRule[] {
     if (c === DQUOTE || c === SQUOTE) i = skipString(css, i);
     else if (c === BACKSLASH) i += 2;
     else if (c === OPEN) {
-      const block = readBlock(css, i);
-      const selectors = (before + css.slice(from, i)).trim();
-      if (!atRule && selectors !== '') rules.push({ selectors, declarations: block.declarations });
-      i = block.end;
+      const end = skipBlock(css, i);
+      const selectors = atRule ? '' : (before + css.slice(from, i)).trim();
+      if (selectors !== '' && (wanted === undefined || wanted(css.slice(i + 1, end)))) {
+        rules.push({ selectors, declarations: readBlock(css, i).declarations });
+      }
+      i = end;
       reset(i);
       continue;
     } else if (c === SEMI && atRule) {

@@ -85,7 +85,7 @@ function sheetHiddenElements(doc: Document, css: string): Map<Element, HideReaso
   const hidden = new Map<Element, HideReason>();
   const index = new SelectorIndex();
   let rules = 0;
-  for (const rule of topLevelRules(css)) {
+  for (const rule of topLevelRules(css, mayHide)) {
     if (rules >= MAX_HIDING_RULES) break;
     const reason = hideReason(rule.declarations);
     if (reason === null) continue;
@@ -108,6 +108,16 @@ function sheetHiddenElements(doc: Document, css: string): Map<Element, HideReaso
     for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
   }
   return hidden;
+}
+
+/** Properties hideReason reads, as a quick test of a rule's raw block before its declarations are read. */
+const HIDING_PROPERTY = /display|visibility|opacity|font-size|text-indent|position|clip|overflow|transform|transparent|rgba/i;
+const BACKGROUND = /background/i;
+const COLOR_PROPERTY = /(?:^|[;{\s])color\s*:/i;
+
+/** Whether a rule's block could hide its elements (false: it certainly does not). */
+function mayHide(block: string): boolean {
+  return HIDING_PROPERTY.test(block) || (BACKGROUND.test(block) && COLOR_PROPERTY.test(block));
 }
 
 interface IndexedSelector {
