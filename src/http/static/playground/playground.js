@@ -26,6 +26,18 @@
     }
   }
 
+  /** Appends an ordered list of `items`, one text line each, under the rendered view. */
+  function appendList(className, items, line) {
+    const list = document.createElement('ol');
+    list.className = className;
+    for (const item of items) {
+      const li = document.createElement('li');
+      li.textContent = line(item);
+      list.append(li);
+    }
+    $('rendered').append(list);
+  }
+
   function setStatus(text) {
     $('status').textContent = text;
   }
@@ -91,27 +103,9 @@
     $('rendered').innerHTML = html;
     $('raw').textContent = markdown;
     $('raw-title').textContent = content.title;
-    if (Array.isArray(json.links)) {
-      const list = document.createElement('ol');
-      list.className = 'links';
-      for (const link of json.links) {
-        const li = document.createElement('li');
-        li.textContent = `${link.text || '(no text)'} — ${link.url}`;
-        list.append(li);
-      }
-      $('rendered').append(list);
-    }
-    if (Array.isArray(json.images)) {
-      // listed as text: the viewer loads no image it was not asked to
-      const list = document.createElement('ol');
-      list.className = 'images';
-      for (const image of json.images) {
-        const li = document.createElement('li');
-        li.textContent = `${image.alt || '(no alt)'} — ${image.url}`;
-        list.append(li);
-      }
-      $('rendered').append(list);
-    }
+    if (Array.isArray(json.links)) appendList('links', json.links, (link) => `${link.text || '(no text)'} — ${link.url}`);
+    // listed as text: the viewer loads no image it was not asked to
+    if (Array.isArray(json.images)) appendList('images', json.images, (image) => `${image.alt || '(no alt)'} — ${image.url}`);
     const meta = json.metadata || {};
     fillList($('metadata'), [
       ['url', json.url],
