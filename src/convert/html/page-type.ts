@@ -71,6 +71,8 @@ const SERVICE_PATH =
 const DATED_PATH = /\/20\d\d\/\d\d\//;
 /** A slug of five or more words reads like a headline. */
 const HEADLINE_SLUG = /^(?:[a-z0-9]+-){4,}[a-z0-9]+(?:\.html?)?$/;
+/** schema.org's businesses and what they sell by their type's ending (`LocalBusiness`, `ProfessionalService`, `HVACBusiness`, `ClothingStore`, `Service`…). */
+const BUSINESS_LD = /(?:Business|Service|Store|Contractor|Agency|Attorney|Dentist|Physician|Clinic|Restaurant)$/;
 const ARTICLE_LD =
   /^(?:Article|NewsArticle|BlogPosting|Report|ReportageNewsArticle|OpinionNewsArticle|AnalysisNewsArticle|Recipe|Review|ScholarlyArticle)$/;
 
@@ -161,6 +163,8 @@ function voteStructuredData(s: PageSignals, v: Votes): void {
   for (const t of ldTypes) if (ARTICLE_LD.test(t)) articleDeclared = true;
   for (const t of items.keys()) if (ARTICLE_LD.test(t)) articleDeclared = true;
   if (articleDeclared) v.article += W_ARTICLE_DECLARED;
+  // A business describing itself (and no story or product on the page): its landing page, whatever the prose says.
+  if (!articleDeclared && !product && declaresBusiness(ldTypes)) v.service += W_DECLARED;
   // Comments without an article around them: a thread.
   if (micro('Comment') >= 2 && !articleDeclared) v.forum += W_URL_WEAK;
   // The page declares itself an index of other pages (a category, a recipe index, search
@@ -177,6 +181,11 @@ function voteStructuredData(s: PageSignals, v: Votes): void {
   if (ogType === 'product.group' || ogType === 'product:group') v.collection += W_DECLARED;
   else if (ogType !== null && /product|item/.test(ogType)) v.product += W_DECLARED;
   else if (ogType === 'article') v.article += W_URL_WEAK;
+}
+
+function declaresBusiness(ldTypes: ReadonlySet<string>): boolean {
+  for (const t of ldTypes) if (BUSINESS_LD.test(t)) return true;
+  return false;
 }
 
 function voteStructure(s: PageSignals, v: Votes): void {

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
+
+const prose = (topic: string, i: number): string =>
+  `<p>${topic} paragraph ${i}: our crew has served the valley for twenty years, and every visit starts with an inspection of the whole house, a written plan and a price you agree to before any work begins.</p>`;
+const ld = (data: object): string => `<script type="application/ld+json">${JSON.stringify(data)}</script>`;
+
+describe('a page declaring a business', () => {
+  const business = ld({ '@context': 'https://schema.org', '@type': 'HVACBusiness', name: 'Valley Air', telephone: '+1 555 0100' });
+
+  it('is a service page, even when it reads like long prose', () => {
+    const sections = ['Heating repair', 'Cooling', 'Duct cleaning']
+      .map((h, i) => `<section><h2>${h}</h2>${[1, 2, 3].map((n) => prose(h, i * 3 + n)).join('')}</section>`)
+      .join('');
+    const html = `<html><head><title>Heating and cooling in Mesa</title>${business}</head><body><main><h1>Heating and cooling in Mesa</h1>${sections}</main></body></html>`;
+    expect(htmlToMarkdown(html, 'https://valleyair.test/hvac-mesa').metadata.pageType).toBe('service');
+  });
+
+  it('leaves a story the business publishes an article', () => {
+    const post = ld({
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'BlogPosting', headline: 'Five signs your furnace needs a tune-up', datePublished: '2024-10-02' },
+        { '@type': 'LocalBusiness', name: 'Valley Air' },
+      ],
+    });
+    const html = `<html><head><title>Five signs your furnace needs a tune-up</title>${post}</head><body><article><h1>Five signs your furnace needs a tune-up</h1>${[1, 2, 3, 4, 5, 6, 7, 8].map((n) => prose('Furnace', n)).join('')}</article></body></html>`;
+    expect(htmlToMarkdown(html, 'https://valleyair.test/blog/five-signs-your-furnace-needs-a-tune-up').metadata.pageType).toBe('article');
+  });
+
+  it('leaves a product the business sells a product', () => {
+    const data = ld({
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'Product', name: 'Smart thermostat', offers: { '@type': 'Offer', price: '129.00', priceCurrency: 'USD' } },
+        { '@type': 'Store', name: 'Valley Air shop' },
+      ],
+    });
+    const html = `<html><head><title>Smart thermostat</title>${data}</head><body><main><h1>Smart thermostat</h1><p class="price">$129.00</p><button>Add to cart</button>${prose('Thermostat', 1)}</main></body></html>`;
+    expect(htmlToMarkdown(html, 'https://valleyair.test/products/smart-thermostat').metadata.pageType).toBe('product');
+  });
+});
