@@ -41,6 +41,8 @@ const W_FORUM_DECLARED = 4;
 const W_ARTICLE_DECLARED = 2.5;
 /** A declared CollectionPage / SearchResultsPage outweighs a site-wide og:type "article" plus long prose (an index's intro). */
 const W_INDEX_DECLARED = 3.5;
+/** og:type "product" outweighs a publication date, long prose and a headline-like slug (5): shops set it on product pages only, where "article" is often site-wide. */
+const W_OG_PRODUCT = 5.5;
 const W_URL_STRONG = 2;
 const W_URL = 1.5;
 const W_URL_WEAK = 1;
@@ -179,7 +181,7 @@ function voteStructuredData(s: PageSignals, v: Votes): void {
   if (ld('TechArticle') || ld('APIReference')) v.documentation += W_URL_STRONG;
   if (ld('Service') || ld('SoftwareApplication') || ld('WebApplication')) v.service += W_URL_WEAK;
   if (ogType === 'product.group' || ogType === 'product:group') v.collection += W_DECLARED;
-  else if (ogType !== null && /product|item/.test(ogType)) v.product += W_DECLARED;
+  else if (ogType !== null && /product|item/.test(ogType)) v.product += W_OG_PRODUCT;
   else if (ogType === 'article') v.article += W_URL_WEAK;
 }
 

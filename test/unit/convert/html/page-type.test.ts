@@ -40,3 +40,15 @@ describe('a page declaring a business', () => {
     expect(htmlToMarkdown(html, 'https://valleyair.test/products/smart-thermostat').metadata.pageType).toBe('product');
   });
 });
+
+describe('a page whose og:type is product', () => {
+  it('is a product, even with a publication date, long prose and a headline-like slug', () => {
+    const head =
+      '<title>Introduction to open source development and tools</title><meta property="og:type" content="product">' +
+      '<meta property="article:published_time" content="2024-03-01T09:00:00Z">';
+    const body = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => prose('Course', n)).join('');
+    const html = `<html><head>${head}</head><body><main><h1>Introduction to open source development and tools</h1>${body}</main></body></html>`;
+    const url = 'https://training.test/training/introduction-to-open-source-development-and-tools/';
+    expect(htmlToMarkdown(html, url).metadata.pageType).toBe('product');
+  });
+});
