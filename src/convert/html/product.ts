@@ -173,3 +173,45 @@ export function declaredDescription(description: string | null, roots: readonly 
   p.children.push(text);
   return p;
 }
+
+/** A picture's alt text names the product when this share of its words are the product name's. */
+const VIEW_NAME_SHARE = 0.6;
+
+/**
+ * The product's pictures after its first one that say nothing of their own: no alt text, or
+ * an alt text that repeats the product's name ("Alpine Down Jacket - Picture 3 of 8"), and no
+ * caption. They
+ * are more views of the product, tokens without words. `name` is the page heading's text.
+ */
+export function repeatedViews(roots: readonly Element[], drop: ReadonlySet<Element>, name: string): Element[] {
+  const named = new Set(name.toLowerCase().match(WORD) ?? []);
+  const out: Element[] = [];
+  let first = true;
+  const stack: Element[] = [...roots].reverse();
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (drop.has(n)) continue;
+    // A captioned figure's picture has words of its own.
+    if (n.name === 'figure' && n.children.some((c) => isElement(c) && c.name === 'figcaption')) {
+      first = false;
+      continue;
+    }
+    if (n.name === 'img') {
+      if (!first && isViewAlt(n.attribs.alt ?? '', named)) out.push(n);
+      first = false;
+      continue;
+    }
+    for (let i = n.children.length - 1; i >= 0; i--) {
+      const c = n.children[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** An alt text with no words, or whose words are mostly the product's name. */
+function isViewAlt(alt: string, named: ReadonlySet<string>): boolean {
+  const words = alt.toLowerCase().match(WORD) ?? [];
+  if (words.length === 0) return true;
+  return named.size > 0 && words.filter((w) => named.has(w)).length >= words.length * VIEW_NAME_SHARE;
+}

@@ -4,7 +4,7 @@ import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
-import { galleryTail, otherProductCards, templateFields } from './product.js';
+import { galleryTail, otherProductCards, repeatedViews, templateFields } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
@@ -108,7 +108,15 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
   // The blocks that hold the page heading or the best block are wrappers, whatever their class says.
   const wrappers = ancestorsBelow([heading, opts.top], root);
   const guard: ChromeGuard = { wrappers, maxText: wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE };
-  return { roots, drop: pruneRegion(roots, stats, guard, opts) };
+  const drop = pruneRegion(roots, stats, guard, opts);
+  if (opts.pageType === 'product') for (const img of repeatedViews(roots, drop, productName(heading, opts.titles))) drop.add(img);
+  return { roots, drop };
+}
+
+/** The product's name: the page heading, else the longest title variant. */
+function productName(heading: Element | null, titles: ReadonlySet<string>): string {
+  if (heading) return textOf(heading);
+  return [...titles].reduce((a, b) => (b.length > a.length ? b : a), '');
 }
 
 /**
@@ -339,7 +347,8 @@ function regionRoot(
   const stack: Element[] = [body];
   while (stack.length > 0) {
     const el = stack.pop() as Element;
-    if (STRUCTURAL_BOILERPLATE.has(el.name)) continue;
+    // A dialog's title (a consent prompt's "Your privacy settings") is not the page's heading.
+    if (STRUCTURAL_BOILERPLATE.has(el.name) || isDialog(el)) continue;
     if (el !== body && (el.name === 'main' || el.attribs.role === 'main')) {
       const len = stats.get(el)?.textLen ?? 0;
       if (len > bestLen) {
@@ -371,6 +380,12 @@ function regionRoot(
     if (root && (stats.get(root)?.textLen ?? 0) >= bodyLen * MAIN_MIN_SHARE) return { root, heading };
   }
   return { root: body, heading };
+}
+
+/** A dialog laid over the page: a consent prompt, a locale chooser, a sign-in box. */
+function isDialog(el: Element): boolean {
+  const role = el.attribs.role;
+  return role === 'dialog' || role === 'alertdialog' || el.attribs['aria-modal'] === 'true';
 }
 
 /** A sibling of `el` that reads like a post: text of its own and a date (the question beside its answers). */

@@ -227,3 +227,30 @@ describe('product page: the declared description', () => {
     expect(buildMetadata({ ...raw(''), jsonLd: ['{"@type":"Article","description":"A story."}'] }).productDescription).toBeNull();
   });
 });
+
+describe('product page: pictures', () => {
+  const views = `<div class="pdp-media"><img src="/img/alpine-front.jpg" alt="Alpine Down Jacket in Moss, front"></div>
+    <div class="product-description"><p>The Alpine is a 700-fill down jacket for cold, dry days in the hills, with a baffled body and an insulated hood.</p>
+    <p><img src="/img/alpine-back.jpg" alt="Alpine Down Jacket - Picture 2 of 4"></p>
+    <p><img src="/img/alpine-detail.jpg"></p>
+    <p><img src="/img/alpine-hood.jpg" alt="The insulated hood cinched around a climber's helmet on a windy ridge"></p></div>`;
+
+  it("keeps the first picture and those whose alt says something, not more views under the product's name", () => {
+    const md = htmlToMarkdown(page(`${summary}${views}`), URL).markdown;
+    expect(md).toContain('alpine-front.jpg');
+    expect(md).toContain('alpine-hood.jpg');
+    expect(md).not.toMatch(/alpine-back\.jpg|alpine-detail\.jpg/);
+  });
+});
+
+describe('product page: dialogs', () => {
+  it("does not take a consent dialog's title for the page heading", () => {
+    const dialog = `<div id="privacy-prompt" role="alertdialog" aria-modal="true"><h1>Your Privacy Settings</h1>
+      <p>We use cookies and similar technologies for performance, analytics, personalisation and advertising, and to help our site function.</p></div>`;
+    const html = `<html><head><title>Alpine Down Jacket | Northbound</title>${PRODUCT_LD}</head><body>
+      <div class="page"><div class="listing">${summary}${description}</div></div>${dialog}</body></html>`;
+    const md = htmlToMarkdown(html, URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).not.toMatch(/Privacy Settings|similar technologies/);
+  });
+});
