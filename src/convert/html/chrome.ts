@@ -54,6 +54,12 @@ const THREAD_UI_TEXT =
 const SHOP_UI_TEXT =
   /^(?:quantity|qty|add to (?:cart|bag|basket)|buy (?:it )?now|add to (?:wish|watch) ?list|save for later|contact (?:the )?seller|ask a question)$/i;
 /**
+ * A shop's prompts around a product, up to a short block: feedback on its widgets, "report
+ * an issue", a carousel's paging labels, screen-reader hints for collapsed text.
+ */
+const SHOP_UI_NOTICE =
+  /^(?:did you find (?:this|these|the) [\w ]{0,40}(?:useful|helpful)\??|thank you for your feedback\b|(?:please )?sign in to (?:provide|give|leave) feedback\b|would you like to tell us about a lower price\??|report an? (?:issue|problem) with this (?:product|item|listing)\b|(?:previous|next) (?:page|slide|set) of (?:related |recommended |sponsored )*(?:products|items)\b|(?:brief|full) content visible, double tap to read\b)/i;
+/**
  * A shop's delivery, returns, payment and seller badges, the same on every product: free
  * shipping or returns, N-day returns, instalments, secure checkout, delivery estimates,
  * "ships from", "sold by", protection-plan offers.
@@ -157,6 +163,7 @@ function remarkInPost(el: Element, textLen: number, stats: StatsMap, posts: Read
 function isChromeText(el: Element, textLen: number, linkLen: number, pageType: PageType): boolean {
   const t = collapseWhitespace(textOf(el));
   if (DOCS_CHROME_TEXT.test(t)) return true;
+  if (pageType === 'product' && SHOP_UI_NOTICE.test(t.trim())) return true;
   if (textLen > BOILERPLATE_TEXT_MAX) return false;
   if (PLACEHOLDER_TEXT.test(t)) return true;
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".

@@ -61,14 +61,20 @@ export function otherProductCards(el: Element, stats: StatsMap, own: ReadonlySet
     for (const m of members) {
       const text = stats.textLenOf(m);
       const links = stats.linkLenOf(m);
-      if (text < CARD_MIN_TEXT || text > CARD_MAX_TEXT || links < text * CARD_MIN_LINK_SHARE) continue;
+      if (text === 0 || text > CARD_MAX_TEXT || links < text * CARD_MIN_LINK_SHARE) continue;
+      const price = holdsPrice(m);
+      // A card whose name is only in its picture shows a price alone ("EUR 8.06"); a short
+      // label with a price ("eBook £9.99") is a variant of this product.
+      if (text < CARD_MIN_TEXT && !(price && isPriceAlone(textOf(m)))) continue;
       cards++;
       cardText += text;
-      if (holdsPrice(m)) priced++;
+      if (price) priced++;
       if (stats.imagesOf(m) > 0) pictured++;
     }
     // Every card must be a card: a list of links with one priced entry is a menu, not a grid.
-    if (cards < MIN_CARDS || cards < members.length * CARD_PRICED_SHARE) continue;
+    // Empty members are a lazy carousel's slides still to load.
+    const filled = members.filter((m) => stats.textLenOf(m) > 0).length;
+    if (cards < MIN_CARDS || cards < filled * CARD_PRICED_SHARE) continue;
     if (priced >= cards * CARD_PRICED_SHARE) return members;
     // Without prices, pictures with a product's full name (not a feature's icon and label).
     if (pictured >= cards * CARD_PRICED_SHARE && cardText >= cards * PICTURED_CARD_MEAN_TEXT) return members;
@@ -114,6 +120,14 @@ export function templateFields(dl: Element): Element[] {
     if (inField) out.push(c);
   }
   return out;
+}
+
+/** Currency codes, which are a price's letters. */
+const CURRENCY_CODE = /\b(?:usd|eur|gbp|cad|aud|chf|sek|nok|dkk|pln|jpy|inr)\b/gi;
+
+/** A text that is only a price: no letters beside a currency code. */
+function isPriceAlone(text: string): boolean {
+  return !/\p{L}/u.test(text.replace(CURRENCY_CODE, ''));
 }
 
 /** A text node in `el` that reads like a price. */
@@ -214,4 +228,51 @@ function isViewAlt(alt: string, named: ReadonlySet<string>): boolean {
   const words = alt.toLowerCase().match(WORD) ?? [];
   if (words.length === 0) return true;
   return named.size > 0 && words.filter((w) => named.has(w)).length >= words.length * VIEW_NAME_SHARE;
+}
+
+/** A text this long may be a field printing each of its values (the same blurbs again and again). */
+const REPEATED_VALUES_MIN = 2000;
+/** A sentence this many words long is a passage worth comparing, not a stock phrase. */
+const SENTENCE_MIN_WORDS = 8;
+
+/**
+ * A long text that prints the same sentences again and again (a multi-valued field joined
+ * with commas, each value the same review quotes in another order) keeps each sentence
+ * once. Changes the text in place; true when it did.
+ */
+export function dedupeRepeatedPassage(text: Text): boolean {
+  if (text.data.length < REPEATED_VALUES_MIN) return false;
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  let dropped = false;
+  for (const sentence of sentences(text.data)) {
+    const words = sentence.toLowerCase().match(WORD) ?? [];
+    const key = words.join(' ');
+    if (words.length >= SENTENCE_MIN_WORDS && seen.has(key)) {
+      dropped = true;
+      continue;
+    }
+    seen.add(key);
+    kept.push(sentence);
+  }
+  if (dropped) text.data = kept.join('');
+  return dropped;
+}
+
+/** `data` cut after each `.`, `!` or `?` (and closing quotes) followed by a space; the pieces keep their spaces. */
+function sentences(data: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < data.length - 1; i++) {
+    if (!'.!?'.includes(data[i] as string)) continue;
+    let end = i + 1;
+    while (end < data.length && '"\'\u201d\u2019)'.includes(data[end] as string)) end++;
+    if (!/\s/.test(data[end] ?? '')) continue;
+    while (end < data.length && /\s/.test(data[end] as string)) end++;
+    out.push(data.slice(from, end));
+    from = end;
+    i = end - 1;
+  }
+  if (from < data.length) out.push(data.slice(from));
+  return out;
 }

@@ -2,9 +2,9 @@ import type { Element } from 'domhandler';
 import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
-import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
-import { galleryTail, otherProductCards, repeatedViews, templateFields } from './product.js';
+import { dedupeRepeatedPassage, galleryTail, otherProductCards, repeatedViews, templateFields } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
@@ -109,8 +109,24 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
   const wrappers = ancestorsBelow([heading, opts.top], root);
   const guard: ChromeGuard = { wrappers, maxText: wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE };
   const drop = pruneRegion(roots, stats, guard, opts);
-  if (opts.pageType === 'product') for (const img of repeatedViews(roots, drop, productName(heading, opts.titles))) drop.add(img);
+  if (opts.pageType === 'product') {
+    for (const img of repeatedViews(roots, drop, productName(heading, opts.titles))) drop.add(img);
+    dedupeLongTexts(roots, drop);
+  }
   return { roots, drop };
+}
+
+/** Long texts of the content that print one passage again and again keep one copy. */
+function dedupeLongTexts(roots: readonly Element[], drop: ReadonlySet<Element>): void {
+  const stack: Element[] = [...roots];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (drop.has(n)) continue;
+    for (const c of n.children) {
+      if (isElement(c)) stack.push(c);
+      else if (isText(c)) dedupeRepeatedPassage(c);
+    }
+  }
 }
 
 /** The product's name: the page heading, else the longest title variant. */

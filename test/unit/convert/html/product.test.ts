@@ -254,3 +254,46 @@ describe('product page: dialogs', () => {
     expect(md).not.toMatch(/Privacy Settings|similar technologies/);
   });
 });
+
+describe('product page: a lazy carousel of other products', () => {
+  it('drops slides that show only a price beside a linked picture, and the empty slides still to load', () => {
+    const slide = (price: string, i: number): string =>
+      `<li class="carousel-card"><a href="/dp/other-${i}"><img src="/img/o-${i}.jpg" alt=""><span class="price">${price}</span></a></li>`;
+    const carousel = `<div class="carousel"><ol class="carousel-list">${['EUR 8.06', 'EUR 5.76', 'EUR 10.37']
+      .map(slide)
+      .join('')}<li class="carousel-card"></li><li class="carousel-card"></li><li class="carousel-card"></li></ol></div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${carousel}`), URL).markdown;
+    expect(md).toContain('$249.00');
+    expect(md).not.toMatch(/EUR 8\.06|EUR 10\.37/);
+  });
+
+  it('keeps a bulk-price table without links (the product’s own prices)', () => {
+    const bulk = `<ul class="bulk"><li class="tier">1–9 $20.00</li><li class="tier">10–49 $15.00</li><li class="tier">50+ $13.00</li></ul>`;
+    const md = htmlToMarkdown(page(`${summary}${bulk}${description}`), URL).markdown;
+    expect(md).toContain('10–49 $15.00');
+  });
+});
+
+describe('product page: shop prompts', () => {
+  it('drops feedback prompts, "report an issue" and a carousel’s paging labels', () => {
+    const prompts = `<div class="fb"><p>Did you find this product summary feature useful?</p><p>Thank you for your feedback</p></div>
+      <div class="report"><a href="#report">Report an issue with this product or seller</a></div>
+      <span class="pager">Next page of related Sponsored Products</span>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${prompts}`), URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).not.toMatch(/feature useful|your feedback|Report an issue|Next page of/);
+  });
+});
+
+describe('product page: a field printing its values again and again', () => {
+  it('keeps each long sentence of a repeated blurb once', () => {
+    const quote =
+      '"A graceful volume about the mountains and the people who climb them, full of new revelations about familiar ridges." - The Hill Review. ';
+    const other = '"Every page smells of pine and cold granite, and every chapter ends on a summit worth the climb." - Trail Weekly. ';
+    const blurbs = `${quote}${other}`.repeat(12);
+    const details = `<div class="details"><span class="name">Reviews</span><span class="value">${blurbs}</span></div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${details}`), URL).markdown;
+    expect(md.match(/graceful volume/g)).toHaveLength(1);
+    expect(md.match(/cold granite/g)).toHaveLength(1);
+  });
+});
