@@ -55,10 +55,11 @@ const SHOP_UI_TEXT =
   /^(?:quantity|qty|add to (?:cart|bag|basket)|buy (?:it )?now|add to (?:wish|watch) ?list|save for later|contact (?:the )?seller|ask a question)$/i;
 /**
  * A shop's prompts around a product, up to a short block: feedback on its widgets, "report
- * an issue", a carousel's paging labels, screen-reader hints for collapsed text.
+ * an issue", a form's error messages, a carousel's paging labels, screen-reader hints for
+ * collapsed text.
  */
 const SHOP_UI_NOTICE =
-  /^(?:did you find (?:this|these|the) [\w ]{0,40}(?:useful|helpful)\??|thank you for your feedback\b|(?:please )?sign in to (?:provide|give|leave) feedback\b|would you like to tell us about a lower price\??|report an? (?:issue|problem) with this (?:product|item|listing)\b|(?:previous|next) (?:page|slide|set) of (?:related |recommended |sponsored )*(?:products|items)\b|(?:brief|full) content visible, double tap to read\b)/i;
+  /^(?:did you find (?:this|these|the) [\w ]{0,40}(?:useful|helpful)\??|thank you for your feedback\b|(?:please )?sign in to (?:provide|give|leave) feedback\b|would you like to tell us about a lower price\??|report an? (?:issue|problem) with this (?:product|item|listing)\b|report this (?:product|item|listing)\b|please enter a valid\b|there was a problem (?:calculating|loading|adding|updating|checking)\b|(?:previous|next) (?:page|slide|set) of (?:related |recommended |sponsored )*(?:products|items)\b|(?:brief|full) content visible, double tap to read\b)/i;
 /**
  * A shop's delivery, returns, payment and seller badges, the same on every product: free
  * shipping or returns, N-day returns, instalments, secure checkout, delivery estimates,

@@ -275,13 +275,15 @@ describe('product page: a lazy carousel of other products', () => {
 });
 
 describe('product page: shop prompts', () => {
-  it('drops feedback prompts, "report an issue" and a carousel’s paging labels', () => {
+  it('drops feedback prompts, "report an issue", form errors and a carousel’s paging labels', () => {
     const prompts = `<div class="fb"><p>Did you find this product summary feature useful?</p><p>Thank you for your feedback</p></div>
       <div class="report"><a href="#report">Report an issue with this product or seller</a></div>
-      <span class="pager">Next page of related Sponsored Products</span>`;
+      <span class="pager">Next page of related Sponsored Products</span>
+      <div class="ship"><p>There was a problem calculating your shipping. Please try again.</p><p>Please enter a valid postal code.</p>
+      <a href="/report">Report this item to Northbound</a></div>`;
     const md = htmlToMarkdown(page(`${summary}${description}${prompts}`), URL).markdown;
     expect(md).toContain('700-fill down jacket');
-    expect(md).not.toMatch(/feature useful|your feedback|Report an issue|Next page of/);
+    expect(md).not.toMatch(/feature useful|your feedback|Report an issue|Next page of|calculating your shipping|valid postal|Report this item/);
   });
 });
 
