@@ -47,6 +47,8 @@ const DOCS_CHROME_TEXT =
 /** Calls to action as a whole link text. */
 const CALL_TO_ACTION =
   /^(?:learn more|read more|find out more|see more|explore more|discover more|get started(?: for free| free| now| today)?|start (?:your )?free(?: trial)?|start for free|start (?:a|your) project|create (?:an |your )?(?:free )?account|join (?:now|for free|free)|try (?:it )?(?:for )?free|try now|sign up(?: for free| free| now)?|book a demo|request a demo|get a demo|schedule a demo|contact (?:us|sales)|get in touch|talk to sales|download(?: now)?|shop now|buy now|view (?:all|more|details|product)|see (?:all|details)|more info|add to (?:cart|bag|basket)|select options|choose options|quick (?:view|shop|add)|play|listen(?: now)?|watch(?: now)?|(?:older|newer) (?:posts|entries|episodes|articles|stories)|next page|previous page|load more|show more)(?:\s*[›»→>])?$/i;
+/** A skip link's label: it jumps over a gallery or a carousel to a mark on the same page. */
+const SKIP_LINK_TEXT = /^skip (?:to |over |past )?(?:the )?[a-z]+(?: [a-z]+){0,3}$/i;
 /** Thread software's UI labels: quote expanders, post numbers, reply prompts, edit notes. */
 const THREAD_UI_TEXT =
   /^(?:click to expand\.*|#\d+|post|permalink|top|back to top|sorted by:?|(?:asked|modified|active|viewed) ?\d[\w .,]{0,20}(?:ago|times)|(?:posts|joined|join date|messages|reputation|reaction score|points|member since|location|trophies)\s*:.{0,40}|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
@@ -165,6 +167,7 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   const t = collapseWhitespace(textOf(el));
   if (DOCS_CHROME_TEXT.test(t)) return true;
   if (pageType === 'product' && SHOP_UI_NOTICE.test(t.trim())) return true;
+  if (isSkipLink(el, t.trim())) return true;
   if (textLen > BOILERPLATE_TEXT_MAX) return false;
   if (PLACEHOLDER_TEXT.test(t)) return true;
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
@@ -172,6 +175,12 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;
   if ((pageType === 'collection' || pageType === 'listing') && (GRID_UI_TEXT.test(t) || isGridCardChrome(t))) return true;
   return pageType === 'forum' && (THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t));
+}
+
+/** A link to a mark on this page saying "Skip images" or "Skip listing": keyboard furniture. */
+function isSkipLink(el: Element, text: string): boolean {
+  if (el.name !== 'a' || !SKIP_LINK_TEXT.test(text)) return false;
+  return (el.attribs.href ?? '').includes('#');
 }
 
 export function holdsPageHeading(el: Element, stats: StatsMap): boolean {

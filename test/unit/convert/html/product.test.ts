@@ -283,7 +283,9 @@ describe('product page: shop prompts', () => {
       <a href="/report">Report this item to Northbound</a></div>`;
     const md = htmlToMarkdown(page(`${summary}${description}${prompts}`), URL).markdown;
     expect(md).toContain('700-fill down jacket');
-    expect(md).not.toMatch(/feature useful|your feedback|Report an issue|Next page of|calculating your shipping|valid postal|Report this item/);
+    expect(md).not.toMatch(
+      /feature useful|your feedback|Report an issue|Next page of|calculating your shipping|valid postal|Report this item/,
+    );
   });
 });
 
@@ -297,5 +299,21 @@ describe('product page: a field printing its values again and again', () => {
     const md = htmlToMarkdown(page(`${summary}${description}${details}`), URL).markdown;
     expect(md.match(/graceful volume/g)).toHaveLength(1);
     expect(md.match(/cold granite/g)).toHaveLength(1);
+  });
+});
+
+describe('product page: keyboard furniture and shop sections', () => {
+  it('drops skip links to a mark on the page, and "Get the look" / "As seen on Instagram" sections', () => {
+    const extra = `<a href="${URL}#skip-gallery">Skip images</a>
+      <section class="look"><h2>Get the look</h2><p>Ideas based on your recently viewed products, picked for the trail and the town.</p></section>
+      <section class="ugc"><h2>As seen on Instagram</h2><p>See how our jackets look on real hikers! Share your photos with #northbound for a chance to be seen here.</p></section>`;
+    const md = htmlToMarkdown(page(`${summary}${extra}${description}`), URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).not.toMatch(/Skip images|Get the look|recently viewed|Instagram|real hikers/);
+  });
+
+  it('keeps a link that says "Skip" when it goes to another page', () => {
+    const md = htmlToMarkdown(page(`${summary}${description}<p><a href="/products/skip-rope">Skip rope</a></p>`), URL).markdown;
+    expect(md).toContain('Skip rope');
   });
 });
