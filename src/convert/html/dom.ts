@@ -81,9 +81,41 @@ export function parseHtml(html: string): Document {
   const handler = new LightTreeBuilder();
   const parser = new DepthCappedParser(handler, PARSE_OPTIONS);
   cdataAsBrowsersDo(parser);
+  fastForwardByIndexOf(parser);
   parser.end(html);
   adoptContentAfterBody(handler.root);
+  visibilityNotes.set(handler.root, handler.notable);
   return handler.root;
+}
+
+/** Per parsed document, what `notableForVisibility` returns (noted while parsing). */
+const visibilityNotes = new WeakMap<Document, Element[]>();
+
+/**
+ * The `<style>` elements and the elements with `aria-controls` of a document, in document
+ * order: what visibility.ts plans from. parseHtml notes them while it builds the tree, which
+ * saves a walk over the whole document; elements removed since (read steering's selectors)
+ * are left out, as such a walk would leave them out.
+ */
+export function notableForVisibility(doc: Document): Element[] {
+  const noted = visibilityNotes.get(doc);
+  if (noted !== undefined) return noted.filter((el) => rootOf(el) === doc);
+  // a document parsed elsewhere (tests): walk it
+  const out: Element[] = [];
+  walkElements(doc, (el) => {
+    if (isNotable(el.name, el.attribs)) out.push(el);
+  });
+  return out;
+}
+
+function isNotable(name: string, attribs: Record<string, string>): boolean {
+  return name === 'style' || attribs['aria-controls'] !== undefined;
+}
+
+function rootOf(node: AnyNode): AnyNode {
+  let n = node;
+  while (n.parent !== null) n = n.parent;
+  return n;
 }
 
 /**
@@ -99,6 +131,33 @@ function cdataAsBrowsersDo(parser: object): void {
     original.call(this, c);
     if (this.state === STATE_IN_COMMENT_LIKE && this.currentSequence[0] === CLOSE_BRACKET && !p.isInForeignContext())
       this.state = STATE_IN_SPECIAL_COMMENT;
+  };
+}
+
+/** The tokenizer fields its `fastForwardTo` reads and sets. */
+interface ForwardingTokenizer {
+  buffer: string;
+  index: number;
+  offset: number;
+  fastForwardTo(c: number): boolean;
+}
+
+/**
+ * The tokenizer skips through script, style and comment text to the next `<` (or `-`, `]`)
+ * one character at a time in JavaScript; `indexOf` does the same search natively (scripts
+ * and sheets are most of a page's bytes). Same result: the index of the character, or the
+ * last index of the buffer when it is absent.
+ */
+function fastForwardByIndexOf(parser: object): void {
+  const t = (parser as unknown as { tokenizer: ForwardingTokenizer }).tokenizer;
+  t.fastForwardTo = function (this: ForwardingTokenizer, c: number): boolean {
+    const at = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset);
+    if (at >= 0) {
+      this.index = at + this.offset;
+      return true;
+    }
+    this.index = this.buffer.length + this.offset - 1;
+    return false;
   };
 }
 
@@ -137,11 +196,14 @@ class LightTreeBuilder {
   readonly root: Document = { type: 'root', children: [], parent: null, prev: null, next: null } as unknown as Document;
   private readonly stack: ParentNode[] = [this.root];
   private lastText: { data: string } | null = null;
+  /** See notableForVisibility. */
+  readonly notable: Element[] = [];
 
   onopentag(name: string, attribs: Record<string, string>): void {
     const type = name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag';
     const el = { type, name, attribs, children: [], parent: null, prev: null, next: null, [ANALYSIS]: undefined } as unknown as Element;
     this.add(el);
+    if (isNotable(name, attribs)) this.notable.push(el);
     this.stack.push(el);
   }
 

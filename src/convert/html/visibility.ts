@@ -3,7 +3,7 @@ import type { Selector } from 'css-what';
 import { isTraversal, parse as parseSelector } from 'css-what';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { topLevelRules } from './css-rules.js';
-import { isElement, textOf } from './dom.js';
+import { isElement, notableForVisibility, textOf } from './dom.js';
 
 /**
  * What a reader of the page sees (issue 21). Text styled so that nobody sees it — font-size
@@ -56,10 +56,8 @@ export function planVisibility(doc: Document): VisibilityPlan {
   const css: string[] = [];
   let cssChars = 0;
   const controlled = new Set<string>();
-  const stack: AnyNode[] = [...doc.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (!isElement(node)) continue;
+  // the only elements the plan reads (noted by the parser: no walk over the whole document)
+  for (const node of notableForVisibility(doc)) {
     if (node.name === 'style' && cssChars < MAX_CSS_CHARS) {
       // textOf skips style content on purpose; the sheet is the text children themselves
       const text = node.children
@@ -75,7 +73,6 @@ export function planVisibility(doc: Document): VisibilityPlan {
     const popup = node.attribs['aria-haspopup'];
     if (controls !== undefined && (popup === undefined || popup === 'false'))
       for (const id of controls.split(/\s+/)) if (id) controlled.add(id);
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
   }
   return { bySheet: css.length > 0 ? sheetHiddenElements(doc, css.join('\n')) : new Map(), controlled };
 }
@@ -161,16 +158,31 @@ class SelectorIndex {
     this.size++;
   }
 
-  *candidates(el: Element): Iterable<IndexedSelector> {
+  /**
+   * The selectors that may match `el`: by id, by each class in order, by tag, then the rest.
+   * A plain loop filling one reused array (no generator, no class `split` per element: this
+   * runs for every element of a page with a sheet that hides something); valid until the next call.
+   */
+  candidates(el: Element): readonly IndexedSelector[] {
+    const out = this.found;
+    out.length = 0;
     const id = el.attribs.id;
-    if (id !== undefined) yield* this.byId.get(id) ?? [];
+    if (id !== undefined) pushAll(out, this.byId.get(id));
     const classes = el.attribs.class;
     if (classes !== undefined && this.byClass.size > 0) {
-      for (const name of classes.split(/\s+/)) if (name !== '') yield* this.byClass.get(name) ?? [];
+      let start = 0;
+      for (let i = 0; i <= classes.length; i++) {
+        if (i < classes.length && !isSpace(classes.charCodeAt(i))) continue;
+        if (i > start) pushAll(out, this.byClass.get(classes.slice(start, i)));
+        start = i + 1;
+      }
     }
-    yield* this.byTag.get(el.name) ?? [];
-    yield* this.anyElement;
+    pushAll(out, this.byTag.get(el.name));
+    pushAll(out, this.anyElement);
+    return out;
   }
+
+  private readonly found: IndexedSelector[] = [];
 
   /** The bucket of a selector's rightmost compound (`ignoreCase: "quirks"` is case-sensitive in css-select's standards mode). */
   private bucketOf(tokens: Selector[]): [Map<string, IndexedSelector[]> | null, string] {
@@ -187,6 +199,27 @@ class SelectorIndex {
     if (tag !== null) return [this.byTag, tag];
     return [null, ''];
   }
+}
+
+function pushAll(out: IndexedSelector[], list: readonly IndexedSelector[] | undefined): void {
+  if (list !== undefined) for (const entry of list) out.push(entry);
+}
+
+/** Whether a UTF-16 code unit is whitespace as the regex `\s` reads it (class lists were split at `/\s+/`). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /** A class or id selector starting with a digit (`.14e05`, `#-1a`): invalid CSS unless escaped. */
