@@ -82,6 +82,7 @@ export function parseHtml(html: string): Document {
   const parser = new DepthCappedParser(handler, PARSE_OPTIONS);
   cdataAsBrowsersDo(parser);
   fastForwardByIndexOf(parser);
+  skipPlainRuns(parser);
   parser.end(html);
   adoptContentAfterBody(handler.root);
   visibilityNotes.set(handler.root, handler.notable);
@@ -160,6 +161,77 @@ function fastForwardByIndexOf(parser: object): void {
     return false;
   };
 }
+
+/** The tokenizer fields and states `skipPlainRuns` replaces. */
+interface RunTokenizer {
+  buffer: string;
+  index: number;
+  offset: number;
+  stateText(c: number): void;
+  stateInAttributeValueDoubleQuotes(c: number): void;
+  stateInAttributeValueSingleQuotes(c: number): void;
+}
+
+/**
+ * The next occurrence of one character in the tokenizer's buffer, remembered: each search
+ * covers [from, at), so asking again from a later index before `at` needs no search (no
+ * rescans when the character is rare).
+ */
+class NextChar {
+  private buffer = '';
+  private from = 0;
+  private at = 0;
+  constructor(private readonly char: string) {}
+
+  /** Index of the first `char` at or after `from`, else the buffer's length. */
+  find(buffer: string, from: number): number {
+    if (buffer !== this.buffer || from < this.from || from > this.at) {
+      const i = buffer.indexOf(this.char, from);
+      this.buffer = buffer;
+      this.from = from;
+      this.at = i < 0 ? buffer.length : i;
+    }
+    return this.at;
+  }
+}
+
+/**
+ * With entity decoding on, the tokenizer visits text and quoted attribute values one
+ * character at a time, doing nothing but wait for `<` (or the closing quote) and `&`. These
+ * states jump straight to the character before the next of those (the parse loop then
+ * steps onto it): the same tokens, without a state dispatch per character.
+ */
+function skipPlainRuns(parser: object): void {
+  const t = (parser as unknown as { tokenizer: RunTokenizer }).tokenizer;
+  const lt = new NextChar('<');
+  const amp = new NextChar('&');
+  const dquote = new NextChar('"');
+  const squote = new NextChar("'");
+  const skipTo = (self: RunTokenizer, stop: NextChar): void => {
+    const from = self.index - self.offset + 1;
+    self.index = Math.min(stop.find(self.buffer, from), amp.find(self.buffer, from)) + self.offset - 1;
+  };
+  const text = t.stateText;
+  t.stateText = function (this: RunTokenizer, c: number): void {
+    if (c === LT || c === AMP) text.call(this, c);
+    else skipTo(this, lt);
+  };
+  const inDouble = t.stateInAttributeValueDoubleQuotes;
+  t.stateInAttributeValueDoubleQuotes = function (this: RunTokenizer, c: number): void {
+    if (c === DQUOTE || c === AMP) inDouble.call(this, c);
+    else skipTo(this, dquote);
+  };
+  const inSingle = t.stateInAttributeValueSingleQuotes;
+  t.stateInAttributeValueSingleQuotes = function (this: RunTokenizer, c: number): void {
+    if (c === SQUOTE || c === AMP) inSingle.call(this, c);
+    else skipTo(this, squote);
+  };
+}
+
+const LT = 0x3c;
+const AMP = 0x26;
+const DQUOTE = 0x22;
+const SQUOTE = 0x27;
 
 /**
  * Markup after `</body>` or `</html>` belongs to the body, as a browser builds it (the
