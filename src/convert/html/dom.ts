@@ -149,7 +149,7 @@ interface ForwardingTokenizer {
  * and sheets are most of a page's bytes). Same result: the index of the character, or the
  * last index of the buffer when it is absent.
  */
-function fastForwardByIndexOf(parser: object): void {
+export function fastForwardByIndexOf(parser: object): void {
   const t = (parser as unknown as { tokenizer: ForwardingTokenizer }).tokenizer;
   t.fastForwardTo = function (this: ForwardingTokenizer, c: number): boolean {
     const at = this.buffer.indexOf(String.fromCharCode(c), this.index + 1 - this.offset);
@@ -201,7 +201,7 @@ class NextChar {
  * states jump straight to the character before the next of those (the parse loop then
  * steps onto it): the same tokens, without a state dispatch per character.
  */
-function skipPlainRuns(parser: object): void {
+export function skipPlainRuns(parser: object): void {
   const t = (parser as unknown as { tokenizer: RunTokenizer }).tokenizer;
   const lt = new NextChar('<');
   const amp = new NextChar('&');
