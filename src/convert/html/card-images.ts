@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { baseClass, isElement } from './dom.js';
+import { childrenByTemplate, isElement } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -38,16 +38,7 @@ export function cardImages(roots: readonly Element[], drop: ReadonlySet<Element>
 
 /** Children of `parent` that are cards of a repeated template holding pictures. */
 function cardGroups(parent: Element, drop: ReadonlySet<Element>, stats: StatsMap): Set<Element> {
-  const groups = new Map<string, Element[]>();
-  let elements = 0;
-  for (const c of parent.children) {
-    if (!isElement(c) || drop.has(c)) continue;
-    elements++;
-    const key = `${c.name}.${baseClass(c)}`;
-    const g = groups.get(key);
-    if (g) g.push(c);
-    else groups.set(key, [c]);
-  }
+  const { groups, elements } = childrenByTemplate(parent, drop);
   const cards = new Set<Element>();
   if (elements < MIN_CARDS) return cards;
   for (const members of groups.values()) {

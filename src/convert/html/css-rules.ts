@@ -64,7 +64,7 @@ export function topLevelRules(css: string, wanted?: (block: string) => boolean):
       const end = skipBlock(css, i);
       const selectors = atRule ? '' : (before + css.slice(from, i)).trim();
       if (selectors !== '' && (wanted === undefined || wanted(css.slice(i + 1, end)))) {
-        rules.push({ selectors, declarations: readBlock(css, i).declarations });
+        rules.push({ selectors, declarations: readDeclarations(css, i) });
       }
       i = end;
       reset(i);
@@ -88,8 +88,8 @@ export function topLevelRules(css: string, wanted?: (block: string) => boolean):
   return rules;
 }
 
-/** Reads the block opening at `open` to its matching `}`: its own declarations and where it ends. */
-function readBlock(css: string, open: number): { declarations: Map<string, string>; end: number } {
+/** The declarations of the block opening at `open`, its own (not those of nested rules). */
+function readDeclarations(css: string, open: number): Map<string, string> {
   const declarations = new Map<string, string>();
   const n = css.length;
   let i = open + 1;
@@ -136,11 +136,11 @@ function readBlock(css: string, open: number): { declarations: Map<string, strin
       parens = 0;
     } else if (c === CLOSE) {
       take(i);
-      return { declarations, end: i + 1 };
+      return declarations;
     } else i++;
   }
   take(n); // an unclosed block ends with the sheet, as in CSS
-  return { declarations, end: n };
+  return declarations;
 }
 
 /** The index after the block opening at `open` (nested blocks, strings and comments included). */

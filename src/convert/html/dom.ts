@@ -113,10 +113,25 @@ function isNotable(name: string, attribs: Record<string, string>): boolean {
   return name === 'style' || attribs['aria-controls'] !== undefined;
 }
 
-function rootOf(node: AnyNode): AnyNode {
+/** The node at the top of `node`'s tree (its document, or a detached subtree's root). */
+export function rootOf(node: AnyNode): AnyNode {
   let n = node;
   while (n.parent !== null) n = n.parent;
   return n;
+}
+
+/** `ancestor` is `el` or holds it. */
+export function contains(ancestor: Element, el: Element): boolean {
+  for (let p: ParentNode | null = el; p; p = p.parent) if (p === ancestor) return true;
+  return false;
+}
+
+/** The closest element holding both `a` and `b` (one of them when it holds the other). */
+export function commonAncestor(a: Element, b: Element): Element | null {
+  const seen = new Set<Element>();
+  for (let p: Element | null = a; p; p = isElement(p.parent) ? p.parent : null) seen.add(p);
+  for (let p: Element | null = b; p; p = isElement(p.parent) ? p.parent : null) if (seen.has(p)) return p;
+  return null;
 }
 
 /**
@@ -502,6 +517,26 @@ export function baseClass(el: Element): string {
     } else if (c >= 48 && c <= 57) digit = true;
   }
   return '';
+}
+
+/** An element's template: its tag and base class (repeated items of one template share it). */
+export function templateKey(el: Element): string {
+  return `${el.name}.${baseClass(el)}`;
+}
+
+/** `parent`'s element children grouped by template, in order, without those `skip` names; and how many were grouped. */
+export function childrenByTemplate(parent: Element, skip?: ReadonlySet<Element>): { groups: Map<string, Element[]>; elements: number } {
+  const groups = new Map<string, Element[]>();
+  let elements = 0;
+  for (const c of parent.children) {
+    if (!isElement(c) || skip?.has(c)) continue;
+    elements++;
+    const key = templateKey(c);
+    const g = groups.get(key);
+    if (g) g.push(c);
+    else groups.set(key, [c]);
+  }
+  return { groups, elements };
 }
 
 export function hasClass(el: Element, re: RegExp): boolean {

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { baseClass, classAndId, isElement } from './dom.js';
+import { classAndId, isElement, templateKey } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -53,8 +53,8 @@ export function isGridCard(el: Element, stats: StatsMap): boolean {
 }
 
 function repeatsTemplate(el: Element, parent: Element): boolean {
-  const key = baseClass(el);
+  const key = templateKey(el);
   let same = 0;
-  for (const c of parent.children) if (isElement(c) && c.name === el.name && baseClass(c) === key && ++same >= MIN_CARDS) return true;
+  for (const c of parent.children) if (isElement(c) && templateKey(c) === key && ++same >= MIN_CARDS) return true;
   return false;
 }

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { baseClass, isElement, isText } from './dom.js';
+import { isElement, isText, templateKey } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -39,12 +39,12 @@ export function indexAroundStory(top: Element | null, storyLength: number, stats
 
 /** Text held by the siblings of `card` that share its template and read as teasers; 0 when too few. */
 function teaserGroup(card: Element, parent: Element, stats: StatsMap): number {
-  const key = `${card.name}.${baseClass(card)}`;
+  const key = templateKey(card);
   let same = 0;
   let teasers = 0;
   let text = 0;
   for (const c of parent.children) {
-    if (!isElement(c) || `${c.name}.${baseClass(c)}` !== key) continue;
+    if (!isElement(c) || templateKey(c) !== key) continue;
     same++;
     const len = stats.textLenOf(c);
     if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !hasTitleLink(c)) continue;

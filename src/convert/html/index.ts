@@ -1,9 +1,9 @@
 import { Element } from 'domhandler';
-import type { Document, ParentNode } from 'domhandler';
+import type { Document } from 'domhandler';
 import { ServiceError, isServiceError } from '../../errors.js';
 import type { ConvertResult, DocumentMetadata, DocumentOptions } from '../types.js';
 import { replaceInlineLinks, stripTagRuns } from '../inline-scan.js';
-import { findFirst, parseHtml } from './dom.js';
+import { findFirst, parseHtml, rootOf } from './dom.js';
 import { pageLanguage } from './language.js';
 import { extractMainContent } from './main-content.js';
 import { MarkdownWriter } from './markdown.js';
@@ -103,7 +103,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
 function bodyOf(doc: Document, prepared: Prepared): Element {
   for (const seen of [prepared.firstBody, prepared.firstHtml]) {
     if (seen === null) continue;
-    if (inDocument(seen, doc)) return seen;
+    if (rootOf(seen) === doc) return seen;
     // prepare dropped it with a hidden ancestor: search what is left (a rare, small cost)
     const other = findFirst(doc, seen.name);
     if (other) return other;
@@ -113,12 +113,6 @@ function bodyOf(doc: Document, prepared: Prepared): Element {
   doc.children = [synthetic];
   synthetic.parent = doc;
   return synthetic;
-}
-
-function inDocument(el: Element, doc: Document): boolean {
-  let node: ParentNode | null = el;
-  while (node.parent !== null) node = node.parent;
-  return node === doc;
 }
 
 const BINARY_CHARS = /[\u0000-\u0008\u000e-\u001f\ufffd]/g;

@@ -10,7 +10,7 @@ import {
   childElements,
   classWeight,
 } from './content-patterns.js';
-import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import { classAndId, collapseWhitespace, contains, isElement, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
 import { cardImages } from './card-images.js';
@@ -621,13 +621,4 @@ function fallbackContainer(body: Element): Element {
     for (const c of childElements(el).reverse()) stack.push(c);
   }
   return main ?? article ?? body;
-}
-
-function contains(ancestor: Element, el: Element): boolean {
-  let p: ParentNode | null = el;
-  while (p) {
-    if (p === ancestor) return true;
-    p = p.parent;
-  }
-  return false;
 }

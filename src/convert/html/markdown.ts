@@ -1,5 +1,5 @@
 import type { ChildNode, Element } from 'domhandler';
-import { collapseWhitespace, isElement, isText, textOf } from './dom.js';
+import { collapseWhitespace, findFirst, isElement, isText, textOf } from './dom.js';
 import { GUTTER, codeLanguage, codeText, fencedCode } from './markdown-code.js';
 import { isMath, mathTex } from './markdown-math.js';
 import {
@@ -434,7 +434,7 @@ export class MarkdownWriter {
   /** The link goes to the picture it wraps, or to an image file (a larger copy of it). */
   private linksToPicture(link: Element, url: string): boolean {
     if (URL.canParse(url) && IMAGE_FILE.test(new URL(url).pathname)) return true;
-    const img = firstImage(link);
+    const img = findFirst(link, 'img');
     const src = img ? imageSource(img) : null;
     return src !== null && this.url(src) === url;
   }
@@ -504,16 +504,6 @@ function altSubject(alt: string): string {
 const ITEM = new Set(['li', 'tr', 'article', 'dd', 'section', 'blockquote']);
 
 /** The nearest item around an element, else its parent. */
-function firstImage(el: Element): Element | null {
-  for (const c of el.children) {
-    if (!isElement(c)) continue;
-    if (c.name === 'img') return c;
-    const inner = firstImage(c);
-    if (inner) return inner;
-  }
-  return null;
-}
-
 function itemOf(el: Element): Element | null {
   let p = el.parent;
   for (let i = 0; i < 12 && p !== null && isElement(p); i++) {

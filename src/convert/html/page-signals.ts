@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { baseClass, isElement, isText } from './dom.js';
+import { childrenByTemplate, isElement, isText } from './dom.js';
 import type { PageMetadata, StructuredHints } from './metadata.js';
 import type { MarkupHints } from './prepare.js';
 import { linkDensity } from './stats.js';
@@ -233,14 +233,7 @@ function measureGroups(parent: Element, stats: StatsMap, hasPrice: Set<Element>,
   for (const c of kids) if (isElement(c)) elements++;
   // Most elements have one element child or none: no group to measure, nothing to allocate.
   if (elements < MIN_POSTS) return;
-  const groups = new Map<string, Element[]>();
-  for (const c of kids) {
-    if (!isElement(c)) continue;
-    const key = `${c.name}.${baseClass(c)}`;
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = []));
-    g.push(c);
-  }
+  const { groups } = childrenByTemplate(parent);
   for (const members of groups.values()) {
     if (members.length < MIN_POSTS) continue;
     let cards = 0;

@@ -1,6 +1,6 @@
 import { Element, Text } from 'domhandler';
 import type { ChildNode } from 'domhandler';
-import { baseClass, isElement, isText, textOf } from './dom.js';
+import { childrenByTemplate, isElement, isText, textOf } from './dom.js';
 import { PRICE } from './page-signals.js';
 import type { StatsMap } from './stats.js';
 
@@ -41,16 +41,7 @@ const GALLERY_TEXT_PER_IMAGE = 12;
  * of the page's own product (its heading, its best block): a group holding one is not a grid.
  */
 export function otherProductCards(el: Element, stats: StatsMap, own: ReadonlySet<Element>): Element[] | null {
-  const groups = new Map<string, Element[]>();
-  let elements = 0;
-  for (const c of el.children) {
-    if (!isElement(c)) continue;
-    elements++;
-    const key = `${c.name}.${baseClass(c)}`;
-    const g = groups.get(key);
-    if (g) g.push(c);
-    else groups.set(key, [c]);
-  }
+  const { groups, elements } = childrenByTemplate(el);
   if (elements < MIN_CARDS) return null;
   for (const members of groups.values()) {
     if (members.length < MIN_CARDS || members.some((m) => own.has(m))) continue;
@@ -194,8 +185,8 @@ const VIEW_NAME_SHARE = 0.6;
 /**
  * The product's pictures after its first one that say nothing of their own: no alt text, or
  * an alt text that repeats the product's name ("Alpine Down Jacket - Picture 3 of 8"), and no
- * caption. They
- * are more views of the product, tokens without words. `name` is the page heading's text.
+ * caption. They are more views of the product, tokens without words. `name` is the page
+ * heading's text.
  */
 export function repeatedViews(roots: readonly Element[], drop: ReadonlySet<Element>, name: string): Element[] {
   const named = new Set(name.toLowerCase().match(WORD) ?? []);

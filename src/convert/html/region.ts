@@ -2,7 +2,7 @@ import type { Element } from 'domhandler';
 import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
-import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
+import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf } from './dom.js';
 import type { PageType } from './page-type.js';
 import { dedupeRepeatedPassage, galleryTail, otherProductCards, repeatedViews, templateFields } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
@@ -341,11 +341,6 @@ function introBlock(heading: Element, root: Element, stats: StatsMap): Element |
   return intro;
 }
 
-function contains(ancestor: Element, el: Element): boolean {
-  for (let p: Element | null = el; p; p = isElement(p.parent) ? p.parent : null) if (p === ancestor) return true;
-  return false;
-}
-
 /**
  * The largest `<main>` landmark when it holds a fair share of the page; else the smallest
  * block holding both the page heading and the best-scoring block (site bars and footers
@@ -434,13 +429,6 @@ function siblingProse(el: Element, stats: StatsMap): number {
     prose += s.textLen - s.linkLen;
   }
   return prose;
-}
-
-function commonAncestor(a: Element, b: Element): Element | null {
-  const seen = new Set<Element>();
-  for (let p: Element | null = a; p; p = isElement(p.parent) ? p.parent : null) seen.add(p);
-  for (let p: Element | null = b; p; p = isElement(p.parent) ? p.parent : null) if (seen.has(p)) return p;
-  return null;
 }
 
 /** A short author/date line (the article path's rule: metadata already names the author). */

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { collapseWhitespace, isElement, textOf } from './dom.js';
+import { collapseWhitespace, commonAncestor, contains, isElement, textOf } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -115,15 +115,8 @@ function samePlace(a: Element, b: Element): boolean {
   }
 }
 
-/** `a` and `b` sit in one small block: their closest common ancestor holds little more than the two. */
+/** `a` and `b` (neither holding the other) sit in one small block: their closest common ancestor holds little more than the two. */
 function sameCard(a: Element, b: Element, len: number, stats: StatsMap): boolean {
-  const above = new Set<Element>();
-  for (let p = a.parent; isElement(p); p = p.parent) above.add(p);
-  for (let p = b.parent; isElement(p); p = p.parent) if (above.has(p)) return stats.textLenOf(p) <= len * CARD_COPY_SPAN;
-  return false;
-}
-
-function contains(ancestor: Element, el: Element): boolean {
-  for (let p: Element | null = el; p; p = isElement(p.parent) ? p.parent : null) if (p === ancestor) return true;
-  return false;
+  const p = commonAncestor(a, b);
+  return p !== null && stats.textLenOf(p) <= len * CARD_COPY_SPAN;
 }

@@ -1,6 +1,6 @@
 import { Element } from 'domhandler';
 import type { ChildNode, ParentNode } from 'domhandler';
-import { collapseWhitespace, parseHtml, textOf } from './dom.js';
+import { collapseWhitespace, contains, parseHtml, textOf } from './dom.js';
 
 /**
  * Content the server sent outside the visible DOM, which a browser would show:
@@ -87,11 +87,6 @@ export class ServedContent {
     }
     return out;
   }
-}
-
-function contains(ancestor: Element, el: Element): boolean {
-  for (let p: ParentNode | null = el; p; p = p.parent) if (p === ancestor) return true;
-  return false;
 }
 
 function detach(node: ChildNode): void {

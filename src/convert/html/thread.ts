@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { NO_GUARD, isChrome } from './chrome.js';
-import { baseClass, isElement } from './dom.js';
+import { commonAncestor, isElement, templateKey } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -81,7 +81,7 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
       stack.push(c);
       // A post is a block of blocks (author line, body); sibling paragraphs are one post's text.
       if (prose(c, stats) < POST_MIN_PROSE || !stats.get(c)?.hasBlock) continue;
-      const key = `${c.name}.${baseClass(c)}`;
+      const key = templateKey(c);
       const g = groups.get(key);
       if (g) g.push(c);
       else groups.set(key, [c]);
@@ -109,11 +109,4 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
 function prose(el: Element, stats: StatsMap): number {
   const s = stats.get(el);
   return s ? s.textLen - s.linkLen : 0;
-}
-
-function commonAncestor(a: Element, b: Element): Element | null {
-  const seen = new Set<Element>();
-  for (let p: Element | null = a; p; p = isElement(p.parent) ? p.parent : null) seen.add(p);
-  for (let p: Element | null = b; p; p = isElement(p.parent) ? p.parent : null) if (seen.has(p)) return p;
-  return null;
 }

@@ -3,7 +3,7 @@ import type { Selector } from 'css-what';
 import { isTraversal, parse as parseSelector } from 'css-what';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { topLevelRules } from './css-rules.js';
-import { isElement, notableForVisibility, textOf } from './dom.js';
+import { isElement, notableForVisibility, textOf, walkElements } from './dom.js';
 
 /**
  * What a reader of the page sees (issue 21). Text styled so that nobody sees it — font-size
@@ -92,18 +92,14 @@ function sheetHiddenElements(doc: Document, css: string): Map<Element, HideReaso
   }
   if (index.size === 0) return hidden;
   // one walk: each element is tested only against the selectors its id, classes or tag can match
-  const stack: AnyNode[] = [...doc.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (!isElement(node)) continue;
-    for (const entry of index.candidates(node)) {
-      if (hidden.get(node) === 'invisible') break;
-      if (entry.test(node)) hidden.set(node, entry.kind);
+  walkElements(doc, (el) => {
+    for (const entry of index.candidates(el)) {
+      if (hidden.get(el) === 'invisible') break;
+      if (entry.test(el)) hidden.set(el, entry.kind);
     }
     // a template's content is inert (and dropped by prepare); its own rules live in its shadow root
-    if (node.name === 'template') continue;
-    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i] as AnyNode);
-  }
+    return el.name !== 'template';
+  });
   return hidden;
 }
 
