@@ -24,10 +24,13 @@ const PANEL_DEPTH = 4;
 
 /** Class/id tokens of the image or its near ancestors that mark a person panel or an icon. */
 const DECORATIVE_CONTEXT =
-  /(?:^|[\s_-])(?:avatars?|gravatar|userpic|user-?pic|user-?info|user-?details|author-?(?:avatar|image|img|photo|pic)|profile-?(?:pic|image|img|photo)|postprofile|poster-?info|rank(?:s|-?img|-?image|-?icon)?|badges?|award-?badge|icons?|emoji|emoticons?|smil(?:ey|ies)|spacer|tracking-?pixel|sprite)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:avatars?|gravatar|userpic|user-?pic|user-?info|user-?details|author-?(?:avatar|image|img|photo|pic)|profile-?(?:pic|image|img|photo)|postprofile|poster-?info|rank(?:s|-?img|-?image|-?icon)?|badges?|award-?badge|icons?|emoji|emoticons?|smil(?:ey|ies)|spacer|tracking-?pixel|sprite|logos?)(?:$|[\s_-])/i;
 /** File-name words of decorative images. */
 const DECORATIVE_FILE =
   /(?:^|[/_.-])(?:avatars?|gravatar|badges?|icons?|favicon|emoji|emoticons?|smil(?:ey|ies)|spacer|pixel|blank|transparent|1x1|sprite|rank\d*|stars?-?\d)(?:[/_.\d-]|$)/i;
+
+/** A logo, by its alt text or its file name (`client-logo-acme.svg`, "Acme logo"). */
+const LOGO = /(?:^|[^a-z])logos?(?:[^a-z]|$)/i;
 
 /** The content's image sources and link targets, counted once before writing. */
 export interface ContentCounts {
@@ -82,6 +85,9 @@ export function isDecorativeImage(img: Element, src: string, counts: ContentCoun
   const alt = a.alt;
   // a figure is content by the author's own markup, whatever its file is called ("pixel.png")
   if (inFigure(img)) return false;
+  // a brand mark (a "trusted by" wall, a partner strip, the site's own): an image of a name,
+  // also when it is all a link shows (a home link, a partner's site)
+  if (LOGO.test(pathOf(src)) || (alt !== undefined && LOGO.test(alt))) return true;
   // the only label of a link nothing else names ("Get it on Google Play"): the link needs it
   if (soleLinkLabel(img, counts)) return false;
   const path = pathOf(src);

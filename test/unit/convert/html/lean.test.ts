@@ -42,6 +42,22 @@ describe('decorative images', () => {
     expect(md).toContain('Warm enough for a week outside');
   });
 
+  it('logos go by alt or file name, linked or not; a figure of a logo and a photo named after a brand stay', () => {
+    const md = read(
+      `${PROSE}<div class="trusted"><span>Trusted by</span>` +
+        '<img src="/brands/harbour-co.svg" alt="Harbour Co logo">' +
+        '<a href="https://partner.test/"><img src="/up/partner_logo.png" alt="Partner"></a>' +
+        '<img src="/up/LOGOS/ferry-lines.png" alt="Ferry Lines"></div>' +
+        '<figure><img src="/up/new-logo.png" alt="Our new logo"><figcaption>The redesigned mark</figcaption></figure>' +
+        '<p><img src="/up/catalogue-cover.jpg" alt="The autumn catalogue cover on a wooden table"></p>',
+    );
+    for (const gone of ['harbour-co.svg', 'partner_logo', 'ferry-lines']) expect(md).not.toContain(gone);
+    expect(md).not.toContain('partner.test');
+    expect(md).toContain('Trusted by');
+    expect(md).toContain('![Our new logo](https://shop.test/up/new-logo.png)');
+    expect(md).toContain('catalogue-cover.jpg');
+  });
+
   it('a picture linked to itself or to a bigger copy is written once, without the link', () => {
     const md = read(
       `${PROSE}<p><a href="/up/chart.png?sig=abc"><img src="/up/chart.png?sig=abc" alt="Tide heights in March"></a></p>` +
