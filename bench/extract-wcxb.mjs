@@ -3,7 +3,10 @@
 // tokens ÷ truth per type (o200k, raw Markdown), the page-type classifier's accuracy, and
 // (with --save) every page's numbers as JSON, so two engine versions can be diffed page by
 // page. The quick loop while working on extraction; the harness run stays the reference.
+// --link-mode / --image-mode pass the read options of the same names (the leanest output a
+// user can ask for: `--link-mode text --image-mode alt`).
 //   node bench/extract-wcxb.mjs [--data DIR] [--type product] [--save out.json] [--diff before.json]
+//                               [--link-mode inline|references|text] [--image-mode keep|alt|drop]
 import { writeFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,6 +23,7 @@ const DATA = path.resolve(arg('--data') ?? path.resolve(ROOT, '../shared/bench/w
 const ONLY_TYPE = arg('--type');
 const SAVE = arg('--save');
 const DIFF = arg('--diff');
+const OPTIONS = { linkMode: arg('--link-mode'), imageMode: arg('--image-mode') };
 
 const { htmlToMarkdown } = await import('../src/convert/html/index.ts');
 const load = (rel) => import(pathToFileURL(path.join(EVAL, rel)).href);
@@ -32,7 +36,7 @@ const pages = loadDataset({ dataDir: DATA }).filter((p) => p.type && (!ONLY_TYPE
 const rows = [];
 const started = performance.now();
 for (const page of pages) {
-  const out = htmlToMarkdown(page.html, page.url || 'http://localhost/');
+  const out = htmlToMarkdown(page.html, page.url || 'http://localhost/', OPTIONS);
   const truth = page.truth ?? '';
   rows.push({
     id: page.id,
