@@ -5,6 +5,7 @@ import { isGridCard, isGridCardChrome } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
 import { linkDensity } from './stats.js';
+import { isProfileHref } from './urls.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -193,27 +194,14 @@ export function holdsPageHeading(el: Element, stats: StatsMap): boolean {
   return false;
 }
 
-/** A link to a member's profile page: `/members/…`, `/u/…`, `/users/…`, `member.php?u=…`. */
-const PROFILE_SEGMENT = /(?:^|\/)(?:members?|users?|u|profiles?|authors?)(?:\/|\.php)/i;
-
 function holdsProfileLink(el: Element): boolean {
   const stack: Element[] = [el];
   while (stack.length > 0) {
     const n = stack.pop() as Element;
-    if (n.name === 'a' && PROFILE_SEGMENT.test(hrefPath(n.attribs.href ?? ''))) return true;
+    if (n.name === 'a' && isProfileHref(n.attribs.href ?? '')) return true;
     for (const c of n.children) if (isElement(c)) stack.push(c);
   }
   return false;
-}
-
-/** The path of a link target: no scheme and host, no query or fragment. */
-function hrefPath(href: string): string {
-  const end = href.search(/[?#]/);
-  const noQuery = end < 0 ? href : href.slice(0, end);
-  const scheme = noQuery.indexOf('//');
-  if (scheme < 0) return noQuery;
-  const slash = noQuery.indexOf('/', scheme + 2);
-  return slash < 0 ? '/' : noQuery.slice(slash);
 }
 
 /** Holds a date as a byline writes it (a `<time>`, or a date in a short text). */

@@ -19,7 +19,7 @@ import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
 import { countContent, isDecorativeImage, isDeclaredDecoration, stripUnrendered } from './lean.js';
 import type { ContentCounts } from './lean.js';
-import { imageSource, outputUrl } from './urls.js';
+import { imageSource, linksToProfile, outputUrl } from './urls.js';
 
 /**
  * Our HTML → GitHub-flavoured Markdown writer. Blocks are rendered to strings and joined
@@ -50,6 +50,12 @@ export interface WriterOptions {
    * A story's bare picture stays (editors often leave its alt empty).
    */
   emptyAltIsDecoration?: boolean;
+  /**
+   * A thread's links to member profiles are written as the name alone (lean output): the
+   * author line keeps who wrote, and a profile URL on every post is the thread's costliest
+   * chrome (about a twentieth of a forum page's tokens).
+   */
+  profileLinksAsText?: boolean;
 }
 
 /** Most entries of the `links` and `images` lists of one page. */
@@ -71,6 +77,7 @@ export class MarkdownWriter {
   private readonly drop: ReadonlySet<Element>;
   private readonly cardImages: ReadonlySet<Element>;
   private readonly emptyAltIsDecoration: boolean;
+  private readonly profileLinksAsText: boolean;
   private readonly stats: StatsMap | undefined;
   private readonly imageMode: ImageMode;
   private readonly linkMode: LinkMode;
@@ -98,6 +105,7 @@ export class MarkdownWriter {
     this.drop = opts.drop ?? new Set();
     this.cardImages = opts.cardImages ?? new Set();
     this.emptyAltIsDecoration = opts.emptyAltIsDecoration === true;
+    this.profileLinksAsText = opts.profileLinksAsText === true;
     this.stats = opts.stats;
     this.imageMode = opts.imageMode ?? 'keep';
     this.linkMode = opts.linkMode ?? 'inline';
@@ -406,6 +414,7 @@ export class MarkdownWriter {
     if (!url) return inner;
     this.noteLink(url, el, href);
     if (this.linkMode === 'text') return inner;
+    if (this.lean && this.profileLinksAsText && linksToProfile(href)) return inner;
     // numbered references already write each URL once
     if (this.lean && this.linkMode === 'inline' && !href.trim().startsWith('#')) {
       // a URL is written once: a repeat (the same card's title after its image, a profile

@@ -142,3 +142,29 @@ function siblingSourceSrcset(img: Element): string | null {
   }
   return null;
 }
+
+/**
+ * A link to a member's profile page by its path: `/members/…`, `/u/…`, `/users/…`,
+ * `member.php?u=…`. Relative or absolute; the host is not read.
+ */
+export function isProfileHref(href: string): boolean {
+  return PROFILE_SEGMENT.test(hrefPath(href));
+}
+
+/** A profile link by its path, or phpBB's `memberlist.php?mode=viewprofile&u=…`. */
+export function linksToProfile(href: string): boolean {
+  return isProfileHref(href) || PHPBB_PROFILE.test(href);
+}
+
+const PROFILE_SEGMENT = /(?:^|\/)(?:members?|users?|u|profiles?|authors?)(?:\/|\.php)/i;
+const PHPBB_PROFILE = /(?:^|\/)memberlist\.php\?(?:[^#]*&)?mode=viewprofile/i;
+
+/** The path of a link target: no scheme and host, no query or fragment. */
+function hrefPath(href: string): string {
+  const end = href.search(/[?#]/);
+  const noQuery = end < 0 ? href : href.slice(0, end);
+  const scheme = noQuery.indexOf('//');
+  if (scheme < 0) return noQuery;
+  const slash = noQuery.indexOf('/', scheme + 2);
+  return slash < 0 ? '/' : noQuery.slice(slash);
+}

@@ -58,6 +58,24 @@ describe('decorative images', () => {
     expect(md).toContain('catalogue-cover.jpg');
   });
 
+  it('a thread names its posters without their profile URLs; the links list keeps them; a story keeps its author link', () => {
+    const post = (who: string, href: string, text: string) =>
+      `<div class="post"><div class="author"><a href="${href}">${who}</a> wrote:</div><p>${text} ${PROSE.slice(3, -4)}</p></div>`;
+    const page =
+      '<html><body><main>' +
+      post('mara_k', '/u/mara_k', 'The tide table moved again.') +
+      post('devon', '/memberlist.php?mode=viewprofile&u=48', 'It did, check the harbour board.') +
+      post('ivy', 'https://forum.test/members/ivy.77/', 'See the <a href="/t/tides/12">older thread</a>.') +
+      '</main></body></html>';
+    const thread = htmlToMarkdown(page, 'https://forum.test/t/tide-table/9', { pageType: 'forum', links: true });
+    for (const who of ['mara_k', 'devon', 'ivy']) expect(thread.markdown).toContain(`${who} wrote:`);
+    for (const gone of ['/u/mara_k', 'viewprofile', '/members/ivy']) expect(thread.markdown).not.toContain(gone);
+    expect(thread.markdown).toContain('[older thread](https://forum.test/t/tides/12)');
+    expect(thread.links?.map((l) => l.url)).toContain('https://forum.test/u/mara_k');
+    const story = htmlToMarkdown(page, 'https://forum.test/t/tide-table/9', { pageType: 'article' });
+    expect(story.markdown).toContain('[mara_k](https://forum.test/u/mara_k)');
+  });
+
   it('a picture linked to itself or to a bigger copy is written once, without the link', () => {
     const md = read(
       `${PROSE}<p><a href="/up/chart.png?sig=abc"><img src="/up/chart.png?sig=abc" alt="Tide heights in March"></a></p>` +
