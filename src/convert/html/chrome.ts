@@ -76,7 +76,7 @@ const SHOP_POLICY_BLOCKS = new Set(['div', 'p', 'li', 'section', 'aside', 'ul'])
 const SHOP_POLICY_MAX = 120;
 /** A grid's result count and sort/filter labels left when prepare removed the controls. */
 const GRID_UI_TEXT =
-  /^(?:(?:showing )?[\d,.\u2013-]+(?: of [\d,.]+)?(?: [a-z]+){0,2}\s*)?(?:sort(?: by)?:?|filter(?: by)?:?|refine|clear all|view:?|show:?)$|^(?:showing )?[\d,.\u2013-]+ (?:of [\d,.]+ )?results?$/i;
+  /^(?:(?:showing )?[\d,.\u2013-]+(?: of [\d,.]+)?(?: [a-z]+){0,2}\s*)?(?:sort(?: by)?:?|filter(?: by)?:?|refine|clear all|view:?|show:?)$|^(?:showing )?(?:all )?[\d,.\u2013-]+ (?:of [\d,.]+ )?results?$/i;
 /** A placeholder that scripts replace ("Loading…"): never the content itself. */
 const PLACEHOLDER_TEXT = /^(?:loading|please wait|spinner)\s*(?:\.{1,3}|…)?$/i;
 /** Longer thread notices: the invitation to ask or browse under a Q&A page. */

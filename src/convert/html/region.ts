@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
 import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
+import { mainGridParent, proseBesideMain } from './collection-region.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf } from './dom.js';
@@ -108,6 +109,15 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
   // The blocks that hold the page heading or the best block are wrappers, whatever their class says.
   const wrappers = ancestorsBelow([heading, opts.top], root);
   const guard: ChromeGuard = { wrappers, maxText: wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE };
+  if (opts.pageType === 'collection') {
+    // So are the blocks around a category's grid, and its text beside `<main>` is content.
+    for (const w of ancestorsBelow([mainGridParent(root, stats)], root)) wrappers.add(w);
+    const beside = proseBesideMain(root, stats).filter((b) => !intro || (!contains(b, intro) && !contains(intro, b)));
+    if (beside.length > 0) {
+      roots.push(...beside);
+      roots.sort((a, b) => (stats.get(a)?.order ?? 0) - (stats.get(b)?.order ?? 0));
+    }
+  }
   const drop = pruneRegion(roots, stats, guard, opts);
   if (opts.pageType === 'product') {
     for (const img of repeatedViews(roots, drop, productName(heading, opts.titles))) drop.add(img);

@@ -173,3 +173,75 @@ describe('a card of the grid', () => {
     expect(read(page(`<ul class="product-grid">${TENTS.map(card).join('')}${ad}</ul>`))).not.toContain('Stormshield');
   });
 });
+
+describe('a category page whose theme names its grid wrappers for the pager and the filters', () => {
+  const card = ([name, price, slug]: string[]) =>
+    `<article class="product-card"><a href="/p/${slug}"><img src="https://cdn.shop.test/${slug}.jpg" alt=""></a>` +
+    `<h4><a href="/p/${slug}">${name}</a></h4><span>${price}</span></article>`;
+  const html =
+    '<html><head><title>Tents</title></head><body><main><h1>Backpacking tents</h1>' +
+    '<div class="filtering-and-pagination-container"><div class="filters-column"><h3>Filter</h3><ul><li>Brand</li><li>Capacity</li></ul></div>' +
+    `<div class="product-column"><div class="pagination-wrap"><div class="product-grid">${TENTS.map(card).join('')}</div>` +
+    '<div class="pagination-bottom"><a href="?page=2">Next</a></div></div></div></div></main></body></html>';
+
+  it('keeps the grid, and still drops the filters and the pager', () => {
+    const md = read(html);
+    for (const [name, price] of TENTS) {
+      expect(md).toContain(name);
+      expect(md).toContain(price);
+    }
+    expect(md).not.toContain('Capacity');
+    expect(md).not.toContain('Next');
+  });
+
+  it('leaves other page types alone (a pager-named block is chrome there)', () => {
+    expect(read(html, 'service')).not.toContain('Talus 4');
+  });
+});
+
+describe('the category text beside <main>', () => {
+  const guide =
+    '<div class="seo-container"><h2>How to choose a backpacking tent</h2>' +
+    '<p>Weight, floor area and weather protection pull in different directions, so start from the trips you take most often and the number of people who share the tent.</p>' +
+    '<p>Freestanding tents pitch anywhere, including on rock and sand, while semi-freestanding designs save weight by relying on one or two stakes, which matters on long routes.</p>' +
+    '<p>Double-wall tents manage condensation better in wet and cold weather; single-wall shelters are lighter and faster to pitch, and shine in dry mountain air.</p></div>';
+  const card = ([name, price, slug]: string[]) =>
+    `<li class="card"><a href="/p/${slug}"><img src="https://cdn.shop.test/${slug}.jpg" alt="">${name}</a><span>${price}</span></li>`;
+  const shell = (afterMain: string) =>
+    '<html><head><title>Tents</title></head><body><header><nav><a href="/">Home</a></nav></header><div class="page">' +
+    `<main><h1>Backpacking tents</h1><p>${'Light shelters for nights on the trail, from solo bivies to roomy three-person domes. '.repeat(4)}</p>` +
+    `<ul class="grid">${TENTS.map(card).join('')}</ul></main>${afterMain}</div>` +
+    '<footer><p>© Trailhead Outfitters. Free returns within thirty days, on every order, everywhere we ship, for members and guests alike.</p></footer></body></html>';
+
+  it('is kept after the grid, in document order', () => {
+    const md = read(shell(guide));
+    expect(md).toContain('Talus 4');
+    expect(md).toContain('Freestanding tents pitch anywhere');
+    expect(md.indexOf('Talus 4')).toBeLessThan(md.indexOf('Freestanding tents'));
+    expect(md).not.toContain('Free returns');
+  });
+
+  it('is not taken from a newsletter box or a link list beside <main>', () => {
+    const links = `<div class="popular">${Array.from({ length: 30 }, (_, i) => `<a href="/c/${i}">Popular search number ${i}</a>`).join(' ')}</div>`;
+    const newsletter =
+      '<div class="newsletter"><p>Sign up for our letters: trail reports, new gear, repair tips and the occasional discount, twice a month, written by our guides, with no spam, and you can leave at any time, with one click, from any of them.</p>' +
+      '<p>We keep your address to ourselves, never sell it, never share it, and delete it the day you leave, as the law and good manners both ask of us.</p></div>';
+    const md = read(shell(links + newsletter));
+    expect(md).not.toContain('Popular search');
+    expect(md).not.toContain('Sign up for our letters');
+  });
+});
+
+describe('shop labels on a grid card', () => {
+  it('go: quick shop, sold out, variant counts, price labels, result counts', () => {
+    const card = ([name, price, slug]: string[], i: number) =>
+      `<li class="card"><a href="/p/${slug}">${name}</a><div><span class="visually-hidden-label">Regular price</span><span>${price}</span></div>` +
+      `<span class="swatch-count">+${i + 2}</span><div class="flag">${i === 0 ? 'Sold out' : 'New'}</div><quick-shop><span>Quick Shop</span></quick-shop></li>`;
+    const md = read(page(`<p>Showing all 4 results</p><ul class="grid">${TENTS.map(card).join('')}</ul>`));
+    for (const gone of ['Quick Shop', 'Regular price', 'Sold out', '+2', 'Showing all']) expect(md).not.toContain(gone);
+    for (const [name, price] of TENTS) {
+      expect(md).toContain(name);
+      expect(md).toContain(price);
+    }
+  });
+});

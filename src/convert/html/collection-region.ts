@@ -1,0 +1,99 @@
+import type { Element } from 'domhandler';
+import { NO_GUARD, isChrome } from './chrome.js';
+import { STRUCTURAL_BOILERPLATE } from './content-patterns.js';
+import { childrenByTemplate, isElement } from './dom.js';
+import { linkDensity } from './stats.js';
+import type { StatsMap } from './stats.js';
+
+/**
+ * The region of a category page (collection): the grid of items and the category's own
+ * text. Two ways the region rules miss them:
+ *
+ * - Themes wrap the grid in containers named for the filters and the pager around it
+ *   ("filtering-and-pagination", "facets-drawer-wrapper"): class words that mean chrome on a
+ *   small block. The blocks above the page's main grid are wrappers of the content.
+ * - Shops print the category's buying guide or FAQ (the "SEO text") beside `<main>`, not in
+ *   it. A prose block next to the `<main>` region is the category's text.
+ */
+
+/** A grid has at least this many cards of one template. */
+const MIN_GRID_CARDS = 4;
+/** A card names its item, and is a teaser, not a column of them (grid-chrome's bounds). */
+const CARD_MIN_TEXT = 8;
+const CARD_MAX_TEXT = 1500;
+/** Most cards of a grid of items show the item: text-only repeats are messages, menus and link lists. */
+const PICTURED_SHARE = 0.5;
+/**
+ * The parent of the page's main grid under `root`: the group of sibling cards with the most
+ * text, when it is a grid of items (most cards show a picture).
+ */
+export function mainGridParent(root: Element, stats: StatsMap): Element | null {
+  let best: Element | null = null;
+  let bestText = 0;
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (STRUCTURAL_BOILERPLATE.has(el.name)) continue;
+    const { groups } = childrenByTemplate(el);
+    for (const members of groups.values()) {
+      if (members.length < MIN_GRID_CARDS) continue;
+      let text = 0;
+      let cards = 0;
+      let pictured = 0;
+      for (const m of members) {
+        if (!isCard(m, stats)) continue;
+        cards++;
+        if (stats.imagesOf(m) > 0) pictured++;
+        text += stats.textLenOf(m);
+      }
+      if (cards >= MIN_GRID_CARDS && pictured >= cards * PICTURED_SHARE && text > bestText) {
+        best = el;
+        bestText = text;
+      }
+    }
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+  return best;
+}
+
+/** A card: a name and a link. */
+function isCard(card: Element, stats: StatsMap): boolean {
+  const s = stats.get(card);
+  return s !== undefined && s.textLen >= CARD_MIN_TEXT && s.textLen <= CARD_MAX_TEXT && (s.linkLen > 0 || card.name === 'a');
+}
+
+/** Prose beside the region: this much text outside links… */
+const BESIDE_MIN_PROSE = 400;
+/** …in a block at most this much of which is links… */
+const BESIDE_MAX_LINK_DENSITY = 0.3;
+/** …that reads as paragraphs, not as a list of labels (non-link characters per paragraph or item). */
+const BESIDE_MIN_PER_BLOCK = 80;
+/** Sibling levels looked at above `<main>` (its parent's and grandparent's children). */
+const BESIDE_LEVELS = 2;
+
+/**
+ * Blocks of prose next to a `<main>` region, in document order: the category's text that the
+ * theme prints outside the landmark. Chrome by tag, role or class (a footer, a newsletter box)
+ * is not the category's text.
+ */
+export function proseBesideMain(root: Element, stats: StatsMap): Element[] {
+  const out: Element[] = [];
+  if (root.name !== 'main' && root.attribs.role !== 'main') return out;
+  let inner: Element = root;
+  for (let level = 0; level < BESIDE_LEVELS; level++) {
+    const parent = inner.parent;
+    if (!isElement(parent) || parent.name === 'body' || parent.name === 'html') break;
+    for (const c of parent.children) if (c !== inner && isElement(c) && isCategoryProse(c, stats)) out.push(c);
+    inner = parent;
+  }
+  return out;
+}
+
+function isCategoryProse(el: Element, stats: StatsMap): boolean {
+  const s = stats.get(el);
+  if (!s) return false;
+  const prose = s.textLen - s.linkLen;
+  if (prose < BESIDE_MIN_PROSE || linkDensity(s) > BESIDE_MAX_LINK_DENSITY) return false;
+  if (prose / Math.max(1, s.paragraphs + s.listItems) < BESIDE_MIN_PER_BLOCK) return false;
+  return !isChrome(el, stats, NO_GUARD, 'collection');
+}
