@@ -30,6 +30,8 @@ const NOT_THIS_PRODUCT =
 /** Reviews widgets and rating summaries on a product page: other people's words about it. */
 const REVIEWS =
   /(?:^|[\s_-])(?:reviews?|review-?list|customer-?reviews|star-?rating|product-?rating|ratings?)(?:[\s_-]|$)|seller-?card|sellercard|seller-?info/;
+/** What a theme names the blocks around its grid after: the pager, the filters, the sorting bar. */
+const GRID_WRAPPER_WORDS = /paginat|pager|filter|facet|sort|toolbar|refine/;
 const GRID_CONTROLS = /(?:^|[\s_-])(?:filters?|facets?|refine|refinements?|sort|sorting|sort-?by|toolbar|layered-?nav)(?:[\s_-]|$)/;
 const RELATED = /(?:^|[\s_-])(?:related|recommended|more-?stories|read-?next)(?:[\s_-]|$)/;
 const SIMILAR = /similar|suggested/;
@@ -95,6 +97,8 @@ const REMARKS_MAX_SHARE = 0.5;
 export interface ChromeGuard {
   readonly wrappers: ReadonlySet<Element>;
   readonly maxText: number;
+  /** The blocks around a category's grid: not chrome for naming its pager or filters (collection-region.ts). */
+  gridWrappers?: ReadonlySet<Element>;
   /** A Q&A thread's posts: comments nested in a post (remarks under an answer) are not posts. */
   posts?: ReadonlySet<Element>;
 }
@@ -128,6 +132,8 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
     return true;
   const ci = classAndId(el);
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
+  // A category's grid wrapped in blocks named for its pager and filters is still the grid.
+  if (guard.gridWrappers?.has(el) && GRID_WRAPPER_WORDS.test(ci)) return false;
   const grid = pageType === 'collection' || pageType === 'listing';
   // A card of the grid is content whatever its class says ("subscription-eligible", "modal-trigger").
   if (grid && isGridCard(el, stats)) return false;

@@ -23,13 +23,19 @@ const CARD_MIN_TEXT = 8;
 const CARD_MAX_TEXT = 1500;
 /** Most cards of a grid of items show the item: text-only repeats are messages, menus and link lists. */
 const PICTURED_SHARE = 0.5;
+/** The page's main grid: the parent of its cards, how many they are and the text they hold. */
+export interface MainGrid {
+  parent: Element;
+  cards: number;
+  text: number;
+}
+
 /**
- * The parent of the page's main grid under `root`: the group of sibling cards with the most
- * text, when it is a grid of items (most cards show a picture).
+ * The page's main grid under `root`: the group of sibling cards with the most text, when it
+ * is a grid of items (most cards show a picture).
  */
-export function mainGridParent(root: Element, stats: StatsMap): Element | null {
-  let best: Element | null = null;
-  let bestText = 0;
+export function mainGrid(root: Element, stats: StatsMap): MainGrid | null {
+  let best: MainGrid | null = null;
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop() as Element;
@@ -46,14 +52,25 @@ export function mainGridParent(root: Element, stats: StatsMap): Element | null {
         if (stats.imagesOf(m) > 0) pictured++;
         text += stats.textLenOf(m);
       }
-      if (cards >= MIN_GRID_CARDS && pictured >= cards * PICTURED_SHARE && text > bestText) {
-        best = el;
-        bestText = text;
-      }
+      if (cards >= MIN_GRID_CARDS && pictured >= cards * PICTURED_SHARE && text > (best?.text ?? 0)) best = { parent: el, cards, text };
     }
     for (const c of el.children) if (isElement(c)) stack.push(c);
   }
   return best;
+}
+
+/** A page typed product whose region is mostly a grid of this many items is their category. */
+const CATEGORY_MIN_CARDS = 8;
+const CATEGORY_MIN_SHARE = 0.5;
+
+/**
+ * A category read as a product: shops put one `Product` (the category's rating) in the
+ * JSON-LD of their category pages, and the classifier believes it. A region whose text is
+ * mostly one grid of many items is a category.
+ */
+export function isCategoryGrid(root: Element, stats: StatsMap): boolean {
+  const grid = mainGrid(root, stats);
+  return grid !== null && grid.cards >= CATEGORY_MIN_CARDS && grid.text >= stats.textLenOf(root) * CATEGORY_MIN_SHARE;
 }
 
 /** A card: a name and a link. */
@@ -68,8 +85,10 @@ const BESIDE_MIN_PROSE = 400;
 const BESIDE_MAX_LINK_DENSITY = 0.3;
 /** …that reads as paragraphs, not as a list of labels (non-link characters per paragraph or item). */
 const BESIDE_MIN_PER_BLOCK = 80;
-/** Sibling levels looked at above `<main>` (its parent's and grandparent's children). */
-const BESIDE_LEVELS = 2;
+/** …and has the commas of sentences (a font-metrics filler of one word repeated has none). */
+const BESIDE_MIN_COMMAS = 2;
+/** Sibling levels looked at above `<main>` (up to its great-grandparent's children, the body's at most). */
+const BESIDE_LEVELS = 3;
 
 /**
  * Blocks of prose next to a `<main>` region, in document order: the category's text that the
@@ -82,8 +101,9 @@ export function proseBesideMain(root: Element, stats: StatsMap): Element[] {
   let inner: Element = root;
   for (let level = 0; level < BESIDE_LEVELS; level++) {
     const parent = inner.parent;
-    if (!isElement(parent) || parent.name === 'body' || parent.name === 'html') break;
+    if (!isElement(parent) || parent.name === 'html') break;
     for (const c of parent.children) if (c !== inner && isElement(c) && isCategoryProse(c, stats)) out.push(c);
+    if (parent.name === 'body') break;
     inner = parent;
   }
   return out;
@@ -93,7 +113,7 @@ function isCategoryProse(el: Element, stats: StatsMap): boolean {
   const s = stats.get(el);
   if (!s) return false;
   const prose = s.textLen - s.linkLen;
-  if (prose < BESIDE_MIN_PROSE || linkDensity(s) > BESIDE_MAX_LINK_DENSITY) return false;
+  if (prose < BESIDE_MIN_PROSE || linkDensity(s) > BESIDE_MAX_LINK_DENSITY || s.commas < BESIDE_MIN_COMMAS) return false;
   if (prose / Math.max(1, s.paragraphs + s.listItems) < BESIDE_MIN_PER_BLOCK) return false;
   return !isChrome(el, stats, NO_GUARD, 'collection');
 }

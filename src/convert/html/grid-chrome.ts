@@ -14,14 +14,12 @@ import type { StatsMap } from './stats.js';
 /** A card's controls, left as text once prepare removed the buttons and inputs. */
 const CONTROL_TEXT =
   /^(?:(?:add to )?compare|comparer(?: ne plus comparer)?|add to (?:wish ?list|favou?rites|list)|save to (?:wish ?list|favou?rites|list)|wish ?list|more options|more colou?rs|see (?:all )?options|read (?:the )?full (?:article|story|post)|continue reading|view (?:the )?(?:deal|course|job|event|listing|recipe)|apply now|pre-?order(?: now)?|notify me(?: when (?:available|in stock))?|quick (?:view|shop|add|look)|view (?:options|details|product|item)|(?:select|choose) (?:options|(?:a |your )?size)|add to (?:cart|bag|basket)|sold out|out of stock|back-?order(?:ed)?|calculate shipping|qty:?|\+ ?(?:\d{1,3} )?more)$/i;
-/** A price's own label, printed for screen readers or above the figure ("Regular price", "Sale price"). */
-const PRICE_LABEL = /^(?:(?:regular|sale|unit|list|our|original) )?price:?$/i;
 /** Savings and merchandising badges over a card's name or price. */
 const BADGE_TEXT =
   /^(?:save (?:up to )?(?:\d{1,3} ?%|[$€£]\s?\d[\d.,]*)(?: off)?|\d{1,3} ?% off(?:, save [$€£]\s?\d[\d.,]*)?|top rated|best ?seller|new arrivals?|last chance|limited (?:time|stock|edition)|only \d{1,3} left!?|low stock|almost gone|free shipping|free delivery|sponsored|promoted|ad|new|just in|back in stock|(?:on )?sale|online only|exclusive|\+ ?\d{1,3}|\d{1,3} colou?rs?(?: available)?)$/i;
 /** A short block of a grid card whose whole text is a control or a badge. */
 export function isGridCardChrome(text: string): boolean {
-  return CONTROL_TEXT.test(text) || BADGE_TEXT.test(text) || PRICE_LABEL.test(text);
+  return CONTROL_TEXT.test(text) || BADGE_TEXT.test(text);
 }
 
 /** A grid has at least this many cards of one template. */

@@ -15,6 +15,7 @@ import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
 import { cardImages } from './card-images.js';
 import { indexAroundStory } from './index-cards.js';
+import { isCategoryGrid } from './collection-region.js';
 import { extractRegion, extractThread, locateRegion } from './region.js';
 import { dropRepeatedBlocks } from './repeats.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
@@ -134,8 +135,8 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   const before = content.drop.size;
   dropRepeatedBlocks(content.roots, content.drop, content.stats, opts.pageType === 'forum');
   if (content.drop.size !== before) content.textLength = contentLength(content.roots, content.drop, content.stats);
-  if (opts.pageType !== undefined && GRID_TYPES.has(opts.pageType))
-    content.cardImages = cardImages(content.roots, content.drop, content.stats);
+  const pageType = content.pageType ?? opts.pageType;
+  if (pageType !== undefined && GRID_TYPES.has(pageType)) content.cardImages = cardImages(content.roots, content.drop, content.stats);
   return content;
 }
 
@@ -152,8 +153,13 @@ function findMainContent(body: Element, opts: ExtractOptions): MainContent {
   }
   if (opts.pageType !== undefined && REGION_TYPES.has(opts.pageType)) {
     const top = pickTopCandidate(body, scoreParagraphs(body, stats, markUnlikely(body, stats, totalText), ALL_FLAGS));
-    const { roots, drop } = extractRegion(body, stats, { ...regionOpts, top });
-    return { roots, drop, attempts: [], winner: -1, textLength: contentLength(roots, drop, stats), stats };
+    const place = locateRegion(body, stats, top);
+    // A category whose JSON-LD names one Product (its rating) is typed product: its grid says otherwise.
+    const category = opts.pageType === 'product' && isCategoryGrid(place.root, stats);
+    const pageType = category ? 'collection' : opts.pageType;
+    const { roots, drop } = extractRegion(body, stats, { ...regionOpts, pageType, top }, category ? place : undefined);
+    const textLength = contentLength(roots, drop, stats);
+    return { roots, drop, attempts: [], winner: -1, textLength, stats, ...(category ? { pageType } : {}) };
   }
   const story = extractStory(body, stats, titles, opts);
   // The story is one entry of an index (index-cards.ts): the page is a listing.

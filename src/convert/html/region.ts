@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
-import { mainGridParent, proseBesideMain } from './collection-region.js';
+import { mainGrid, proseBesideMain } from './collection-region.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf } from './dom.js';
@@ -110,8 +110,8 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
   const wrappers = ancestorsBelow([heading, opts.top], root);
   const guard: ChromeGuard = { wrappers, maxText: wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE };
   if (opts.pageType === 'collection') {
-    // So are the blocks around a category's grid, and its text beside `<main>` is content.
-    for (const w of ancestorsBelow([mainGridParent(root, stats)], root)) wrappers.add(w);
+    // The blocks around a category's grid are not chrome by their class words, and its text beside `<main>` is content.
+    guard.gridWrappers = ancestorsBelow([mainGrid(root, stats)?.parent ?? null], root);
     const beside = proseBesideMain(root, stats).filter((b) => !intro || (!contains(b, intro) && !contains(intro, b)));
     if (beside.length > 0) {
       roots.push(...beside);

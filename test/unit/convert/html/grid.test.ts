@@ -233,15 +233,59 @@ describe('the category text beside <main>', () => {
 });
 
 describe('shop labels on a grid card', () => {
-  it('go: quick shop, sold out, variant counts, price labels, result counts', () => {
+  it('go: quick shop, sold out, variant counts, result counts', () => {
     const card = ([name, price, slug]: string[], i: number) =>
-      `<li class="card"><a href="/p/${slug}">${name}</a><div><span class="visually-hidden-label">Regular price</span><span>${price}</span></div>` +
+      `<li class="card"><a href="/p/${slug}">${name}</a><div><span>${price}</span></div>` +
       `<span class="swatch-count">+${i + 2}</span><div class="flag">${i === 0 ? 'Sold out' : 'New'}</div><quick-shop><span>Quick Shop</span></quick-shop></li>`;
     const md = read(page(`<p>Showing all 4 results</p><ul class="grid">${TENTS.map(card).join('')}</ul>`));
-    for (const gone of ['Quick Shop', 'Regular price', 'Sold out', '+2', 'Showing all']) expect(md).not.toContain(gone);
+    for (const gone of ['Quick Shop', 'Sold out', '+2', 'Showing all']) expect(md).not.toContain(gone);
     for (const [name, price] of TENTS) {
       expect(md).toContain(name);
       expect(md).toContain(price);
     }
+  });
+});
+
+describe('a category typed product (its JSON-LD names one Product, the category rating)', () => {
+  const names = [
+    'Kettle grill 47',
+    'Kettle grill 57',
+    'Kamado 18',
+    'Kamado 22',
+    'Drum smoker',
+    'Tabletop grill',
+    'Vertical grill',
+    'Rotisserie grill',
+    'Plancha 60',
+  ];
+  const card = (name: string, i: number) =>
+    `<li class="product-mini"><a href="/grills/${i}"><img src="https://cdn.shop.test/g${i}.jpg" alt=""></a>` +
+    `<h2><a href="/grills/${i}">${name}</a></h2><span class="price">${199 + i * 50},00 €</span></li>`;
+  const html =
+    '<html><head><title>Charcoal grills</title><script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Charcoal grills",' +
+    '"aggregateRating":{"@type":"AggregateRating","ratingValue":"4.8","reviewCount":"512"}}</script></head><body><div id="wrapper"><main>' +
+    `<h1>Charcoal grills</h1><ul class="products">${names.map(card).join('')}</ul></main></div>` +
+    '<div class="category-description"><h2>How to choose a charcoal grill</h2>' +
+    '<p>A lid turns a grill into an outdoor oven: with it you can smoke, roast and bake, and the coals last longer, which matters for big cuts.</p>' +
+    '<p>For four to six people a 47 cm grate is enough; from eight guests on, a 57 cm kettle gives room to cook directly and indirectly, side by side.</p>' +
+    '<p>Ceramic kamados hold heat for hours on little charcoal, at the price of weight; steel kettles are lighter, cheaper and quicker to heat up.</p></div>' +
+    '<footer><p>© Grill shop</p></footer></body></html>';
+
+  it('is read as a collection: every card and the buying guide beside <main>', () => {
+    const out = htmlToMarkdown(html, 'https://shop.test/11-charcoal-grills', { pageType: 'product' });
+    expect(out.metadata.pageType).toBe('collection');
+    for (const name of names) expect(out.markdown).toContain(name);
+    expect(out.markdown).toContain('Ceramic kamados hold heat');
+    expect(out.markdown).not.toContain('cdn.shop.test');
+  });
+
+  it('a product page with a few related cards stays a product', () => {
+    const product =
+      '<html><head><title>Kettle grill 57</title></head><body><main><h1>Kettle grill 57</h1><p class="price">349,00 €</p>' +
+      `<div class="description"><p>${'A 57 cm kettle with a hinged lid, an ash catcher and a thermometer in the dome, built to last for years of weekend cooking. '.repeat(8)}</p></div>` +
+      `<h2>You may also like</h2><ul class="products">${names.slice(0, 4).map(card).join('')}</ul></main></body></html>`;
+    const out = htmlToMarkdown(product, 'https://shop.test/grills/kettle-57', { pageType: 'product' });
+    expect(out.metadata.pageType).toBe('product');
+    expect(out.markdown).not.toContain('Kamado 18');
   });
 });
