@@ -32,6 +32,12 @@ const REVIEWS =
   /(?:^|[\s_-])(?:reviews?|review-?list|customer-?reviews|star-?rating|product-?rating|ratings?)(?:[\s_-]|$)|seller-?card|sellercard|seller-?info/;
 /** What a theme names the blocks around its grid after: the pager, the filters, the sorting bar. */
 const GRID_WRAPPER_WORDS = /paginat|pager|filter|facet|sort|toolbar|refine/;
+/**
+ * A shop's fine print under a product: legal disclaimers, offer terms, trademark notices
+ * ("Results may vary", "Financing subject to credit approval"). Named as a whole token
+ * (`seller-legal-text` on a marketplace is the listing's own terms).
+ */
+const FINE_PRINT = /(?:^|[\s_-])(?:disclaimers?|fine-?print|footnotes?|legal)(?:[\s_-]|$)/;
 const GRID_CONTROLS = /(?:^|[\s_-])(?:filters?|facets?|refine|refinements?|sort|sorting|sort-?by|toolbar|layered-?nav)(?:[\s_-]|$)/;
 const RELATED = /(?:^|[\s_-])(?:related|recommended|more-?stories|read-?next)(?:[\s_-]|$)/;
 const SIMILAR = /similar|suggested/;
@@ -140,7 +146,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   // Chrome words describe containers: a heading or paragraph styled "anchorWithStickyNavbar" is still text.
   if (!TEXT_BLOCKS.has(name) && (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci) || TABLE_OF_CONTENTS.test(ci)))
     return !holdsPageHeading(el, stats);
-  if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
+  if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci) || FINE_PRINT.test(ci))) return true;
   if (grid && GRID_CONTROLS.test(ci)) return true;
   if (!grid && TAG_LIST.test(ci)) return true;
   if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;

@@ -344,7 +344,8 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   const a = el.attribs;
   // Inactive tabs (install commands per package manager, code per language) are content.
   if (a.role === 'tabpanel') return null;
-  if (a.role === 'tablist') return 'ui';
+  // A tab strip is UI; a "tablist" wrapped around the panels themselves is the tab set.
+  if (a.role === 'tablist' && !holdsTabPanel(el)) return 'ui';
   if (a.hidden !== undefined) return 'ui';
   // a popover (menu, tooltip, "install the app" card) is not rendered until a control opens it
   if (a.popover !== undefined) return 'ui';
@@ -359,6 +360,20 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (inline === 'ui') return 'ui';
   if (looksAnimated(el)) return null;
   return inline ?? visibility.bySheet.get(el) ?? null;
+}
+
+/** Elements a tab strip is searched for a panel, at most (strips are small; the search stays bounded). */
+const TABLIST_SCAN_MAX = 400;
+
+/** `list` holds a `role="tabpanel"` within its first TABLIST_SCAN_MAX elements. */
+function holdsTabPanel(list: Element): boolean {
+  const stack: Element[] = [list];
+  for (let seen = 0; stack.length > 0 && seen < TABLIST_SCAN_MAX; seen++) {
+    const el = stack.pop() as Element;
+    if (el !== list && el.attribs.role === 'tabpanel') return true;
+    for (const c of el.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
 }
 
 /** Characters of text outside links (each text node trimmed; scripts and styles skipped). */

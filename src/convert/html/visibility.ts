@@ -383,7 +383,36 @@ export function isRevealable(el: Element, plan: VisibilityPlan): boolean {
   if (a.role === 'tabpanel') return true;
   if (a.hidden === 'until-found') return true;
   if (a.id !== undefined && plan.controlled.has(a.id)) return true;
-  return readMoreTail(el);
+  return wrapsControlledPanel(el, plan) || readMoreTail(el);
+}
+
+/** Single-child wrappers looked through for a controlled panel (an accordion's collapse box). */
+const PANEL_WRAPPER_DEPTH = 3;
+
+/**
+ * An accordion often animates a wrapper around its panel: the wrapper is the one hidden at
+ * load (`display: none; height: 0`), the panel inside it is the one the button names.
+ */
+function wrapsControlledPanel(el: Element, plan: VisibilityPlan): boolean {
+  let only: Element | null = el;
+  for (let depth = 0; only && depth < PANEL_WRAPPER_DEPTH; depth++) {
+    only = soleElementChild(only);
+    const id = only?.attribs.id;
+    if (id !== undefined && plan.controlled.has(id)) return true;
+  }
+  return false;
+}
+
+/** The element child of `el` when it has exactly one (text beside it aside from whitespace: none). */
+function soleElementChild(el: Element): Element | null {
+  let found: Element | null = null;
+  for (const c of el.children) {
+    if (isElement(c)) {
+      if (found) return null;
+      found = c;
+    } else if (c.type === 'text' && c.data.trim() !== '') return null;
+  }
+  return found;
 }
 
 const READ_MORE = /^(?:read|show|see|view) (?:more|all|full)\b|^more\b|^…?\s*(?:read|show) more/i;

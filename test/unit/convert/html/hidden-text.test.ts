@@ -125,6 +125,14 @@ const REVEALED: Array<[string, string]> = [
   ],
   ['read more tail', `<p>The timetable changes twice a year.</p><span style="display:none">${PANEL}</span><button>Read more</button>`],
   [
+    'accordion whose collapse wrapper is hidden around the panel the button names',
+    `<button aria-controls="p6" aria-expanded="false">Winter</button><div class="collapse" style="overflow:hidden;display:none;height:0px"><div id="p6" role="region"><p>${PANEL}</p></div></div>`,
+  ],
+  [
+    'tab panels inside the element marked as the tab list',
+    `<div role="tablist"><a role="tab" href="#t1">Summer</a><a role="tab" href="#t2">Winter</a><div id="t1" role="tabpanel"><p>Summer sailings leave every hour.</p></div><div id="t2" role="tabpanel"><p>${PANEL}</p></div></div>`,
+  ],
+  [
     'panel whose control comes after it',
     `<div id="p5" hidden><p>${PANEL}</p></div><button aria-controls="p5" aria-expanded="false">Winter</button>`,
   ],
@@ -139,6 +147,16 @@ describe('content revealed on interaction stays', () => {
     const head = '<style>.acc { display: none }</style>';
     const { markdown } = htmlToMarkdown(page(html, head), 'https://lighthouse.example/');
     expect(markdown).toContain('two sailings a day');
+  });
+
+  it('but a tab strip without panels is UI, and a hidden wrapper around an unnamed block stays hidden', () => {
+    const html =
+      '<div role="tablist"><a role="tab" href="#s">Summer timetable tab</a><a role="tab" href="#w">Winter timetable tab</a></div>' +
+      '<div style="display:none"><div id="promo"><p>Sign up for our ferry newsletter and save ten percent.</p></div></div>';
+    const { markdown } = htmlToMarkdown(page(html), 'https://lighthouse.example/');
+    expect(markdown).not.toContain('timetable tab');
+    expect(markdown).not.toContain('ferry newsletter');
+    expect(markdown).toContain('one hundred and twelve');
   });
 
   it('but a hidden menu a popup button opens (aria-haspopup) is navigation, not content', () => {

@@ -126,6 +126,28 @@ describe('product page: shop badges', () => {
   });
 });
 
+describe('product page: fine print', () => {
+  it('drops the disclaimers and legal notes under the product, and keeps a seller-legal-text marker out of it', () => {
+    const fine = `<div class="pdp-disclaimer"><p>* Fill power tested by an independent lab under controlled conditions. Results may vary with humidity and care.</p>
+      <p>† Financing subject to credit approval. Rates between 0% and 30% APR.</p></div>
+      <div class="legal"><p>© 2025 Northbound. Northbound and the Northbound logo are trademarks of Northbound Outfitters.</p></div>
+      <div class="sellerLegalText"><p>The seller assumes all responsibility for this listing and its repairs.</p></div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${fine}`), URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).toContain('assumes all responsibility');
+    expect(md).not.toMatch(/Results may vary|credit approval|trademarks of/);
+  });
+
+  it('keeps a disclaimer-classed block on an article, where notes belong to the text', () => {
+    const article = `<html><head><title>Down fill explained</title></head><body><main><article><h1>Down fill explained</h1>
+      <p>Fill power measures how much space an ounce of down takes up, and higher numbers mean warmer jackets for their weight.</p>
+      <p>Most jackets sold for hillwalking sit between 600 and 800 fill, which is warm enough for cold and dry days.</p>
+      <div class="disclaimer"><p>This guide reflects our own tests of twelve jackets over two winters in the Cairngorms.</p></div>
+      </article></main></body></html>`;
+    expect(htmlToMarkdown(article, 'https://blog.test/down-fill').markdown).toContain('our own tests of twelve jackets');
+  });
+});
+
 describe('product page: template fields', () => {
   it("drops a definition list's entries named with a developer's key, and keeps the spec entries", () => {
     const fields = `<dl class="product-info">
