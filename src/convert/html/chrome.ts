@@ -137,6 +137,8 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   )
     return true;
   const ci = classAndId(el);
+  // Fine print is never the product's text, even when its class scored it the best block ("product-disclaimer").
+  if (pageType === 'product' && FINE_PRINT.test(ci) && !TEXT_BLOCKS.has(name) && !s.hasMainish && !holdsPageHeading(el, stats)) return true;
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
   // A category's grid wrapped in blocks named for its pager and filters is still the grid.
   if (guard.gridWrappers?.has(el) && GRID_WRAPPER_WORDS.test(ci)) return false;
@@ -146,7 +148,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   // Chrome words describe containers: a heading or paragraph styled "anchorWithStickyNavbar" is still text.
   if (!TEXT_BLOCKS.has(name) && (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci) || TABLE_OF_CONTENTS.test(ci)))
     return !holdsPageHeading(el, stats);
-  if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci) || FINE_PRINT.test(ci))) return true;
+  if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
   if (grid && GRID_CONTROLS.test(ci)) return true;
   if (!grid && TAG_LIST.test(ci)) return true;
   if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;

@@ -346,6 +346,9 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (a.role === 'tabpanel') return null;
   // A tab strip is UI; a "tablist" wrapped around the panels themselves is the tab set.
   if (a.role === 'tablist' && !holdsTabPanel(el)) return 'ui';
+  // A tab is a control (its name goes onto its panel, tabs.ts), also when its strip stays;
+  // a long "tab" is a slide of a carousel that borrowed the role.
+  if (a.role === 'tab' && isShortLabel(el)) return 'ui';
   if (a.hidden !== undefined) return 'ui';
   // a popover (menu, tooltip, "install the app" card) is not rendered until a control opens it
   if (a.popover !== undefined) return 'ui';
@@ -374,6 +377,24 @@ function holdsTabPanel(list: Element): boolean {
     for (const c of el.children) if (isElement(c)) stack.push(c);
   }
   return false;
+}
+
+/** A tab's name is at most this long (tabs.ts reads no longer labels either). */
+const TAB_LABEL_MAX_CHARS = 80;
+
+/** `el` holds at most TAB_LABEL_MAX_CHARS of text, read within TABLIST_SCAN_MAX nodes. */
+function isShortLabel(el: Element): boolean {
+  let chars = 0;
+  const stack: ChildNode[] = [el];
+  for (let seen = 0; stack.length > 0; seen++) {
+    if (seen >= TABLIST_SCAN_MAX) return false;
+    const n = stack.pop() as ChildNode;
+    if (n.type === 'text') {
+      chars += n.data.trim().length;
+      if (chars > TAB_LABEL_MAX_CHARS) return false;
+    } else if (isElement(n)) for (const c of n.children) stack.push(c);
+  }
+  return true;
 }
 
 /** Characters of text outside links (each text node trimmed; scripts and styles skipped). */

@@ -383,7 +383,22 @@ export function isRevealable(el: Element, plan: VisibilityPlan): boolean {
   if (a.role === 'tabpanel') return true;
   if (a.hidden === 'until-found') return true;
   if (a.id !== undefined && plan.controlled.has(a.id)) return true;
-  return wrapsControlledPanel(el, plan) || readMoreTail(el);
+  return wrapsControlledPanel(el, plan) || readMoreTail(el) || answerToQuestion(el);
+}
+
+/** A question heading an FAQ entry is at most this long, and at least this many words ("Need help?" is a prompt). */
+const QUESTION_MAX_CHARS = 300;
+const QUESTION_MIN_WORDS = 3;
+
+/**
+ * The answer of an FAQ accordion without ARIA: hidden right after its question (a short
+ * block ending with "?"), shown when the question is clicked.
+ */
+function answerToQuestion(el: Element): boolean {
+  const q = adjacentElement(el, 'prev');
+  if (!q || q.children.length === 0) return false;
+  const text = textOf(q).trim();
+  return text.length <= QUESTION_MAX_CHARS && text.endsWith('?') && text.split(/\s+/).length >= QUESTION_MIN_WORDS;
 }
 
 /** Single-child wrappers looked through for a controlled panel (an accordion's collapse box). */
@@ -418,8 +433,11 @@ function soleElementChild(el: Element): Element | null {
 const READ_MORE = /^(?:read|show|see|view) (?:more|all|full)\b|^more\b|^…?\s*(?:read|show) more/i;
 
 function readMoreTail(el: Element): boolean {
-  for (const s of [adjacentElement(el, 'prev'), adjacentElement(el, 'next')]) {
-    if (s && (s.name === 'button' || s.name === 'a' || s.attribs.role === 'button') && READ_MORE.test(textOf(s).trim())) return true;
+  for (const side of [adjacentElement(el, 'prev'), adjacentElement(el, 'next')]) {
+    // the control, or a row holding only the control
+    for (let s: Element | null = side, depth = 0; s && depth <= PANEL_WRAPPER_DEPTH; s = soleElementChild(s), depth++) {
+      if ((s.name === 'button' || s.name === 'a' || s.attribs.role === 'button') && READ_MORE.test(textOf(s).trim())) return true;
+    }
   }
   return false;
 }

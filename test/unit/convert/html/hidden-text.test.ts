@@ -129,6 +129,14 @@ const REVEALED: Array<[string, string]> = [
     `<button aria-controls="p6" aria-expanded="false">Winter</button><div class="collapse" style="overflow:hidden;display:none;height:0px"><div id="p6" role="region"><p>${PANEL}</p></div></div>`,
   ],
   [
+    'read more tail whose control sits alone in the row after it',
+    `<p>The timetable changes twice a year.</p><div class="expander" style="display:none"><p>${PANEL}</p></div><div class="row"><a role="button" href="#"><span>Read more</span></a></div>`,
+  ],
+  [
+    'FAQ answer hidden right after its question, without ARIA',
+    `<div class="faq"><div class="q">When does the winter timetable start?</div><div class="a" style="display:none">${PANEL}</div></div>`,
+  ],
+  [
     'tab panels inside the element marked as the tab list',
     `<div role="tablist"><a role="tab" href="#t1">Summer</a><a role="tab" href="#t2">Winter</a><div id="t1" role="tabpanel"><p>Summer sailings leave every hour.</p></div><div id="t2" role="tabpanel"><p>${PANEL}</p></div></div>`,
   ],
@@ -152,10 +160,14 @@ describe('content revealed on interaction stays', () => {
   it('but a tab strip without panels is UI, and a hidden wrapper around an unnamed block stays hidden', () => {
     const html =
       '<div role="tablist"><a role="tab" href="#s">Summer timetable tab</a><a role="tab" href="#w">Winter timetable tab</a></div>' +
-      '<div style="display:none"><div id="promo"><p>Sign up for our ferry newsletter and save ten percent.</p></div></div>';
+      '<div style="display:none"><div id="promo"><p>Sign up for our ferry newsletter and save ten percent.</p></div></div>' +
+      '<div class="row"><a href="/tickets">Buy tickets</a></div><div style="display:none"><p>Tickets sold out for the ferry gala.</p></div>' +
+      '<span>Need help?</span><div style="display:none"><p>Chat with the ferry desk bot now.</p></div>';
     const { markdown } = htmlToMarkdown(page(html), 'https://lighthouse.example/');
     expect(markdown).not.toContain('timetable tab');
     expect(markdown).not.toContain('ferry newsletter');
+    expect(markdown).not.toContain('ferry gala');
+    expect(markdown).not.toContain('desk bot');
     expect(markdown).toContain('one hundred and twelve');
   });
 

@@ -22,6 +22,14 @@ describe('tab sets', () => {
     expect(out).toContain('**One**\n\n```\nfirst panel body\n```\n\n**Two**\n\n```\nsecond panel body\n```');
   });
 
+  it('keeps the panels of a "tablist" that wraps them, each named once by its tab', () => {
+    const out = md(
+      '<div role="tablist"><div class="strip"><a role="tab" href="#t1">Linux</a><a role="tab" href="#t2">Windows</a></div><div id="t1" role="tabpanel"><pre>apt install x</pre></div><div id="t2" role="tabpanel" hidden><pre>winget install x</pre></div></div>',
+    );
+    expect(out).toContain('**Linux**\n\n```\napt install x\n```\n\n**Windows**\n\n```\nwinget install x\n```');
+    expect(out.match(/Linux/g)).toHaveLength(1);
+  });
+
   it('leaves panels unlabelled when tabs and panels do not pair one to one', () => {
     const out = md(
       '<div><ul role="tablist"><li role="tab">A</li><li role="tab">B</li><li role="tab">C</li></ul><div role="tabpanel"><pre>only panel one</pre></div><div role="tabpanel"><pre>only panel two</pre></div></div>',
