@@ -78,7 +78,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
     stats: content.stats,
     ...(content.cardImages ? { cardImages: content.cardImages } : {}),
     emptyAltIsDecoration: EMPTY_ALT_DECORATION_TYPES.has(finalType),
-    profileLinksAsText: finalType === 'forum',
+    thread: finalType === 'forum',
     ...steer.modes,
   });
   const markdown = sanitize(writer.render(content.roots));

@@ -73,6 +73,27 @@ export function countContent(roots: readonly ChildNode[], drop: ReadonlySet<Elem
   return { images, textLinks, shortcodes };
 }
 
+/**
+ * The text of a post's permalink: when it was posted or edited ("Oct 28, 2023", "Posted
+ * August 26", "edited Feb 12, 2011 at 21:50", "Wednesday at 4:26 PM", "3 hours ago", "3y"),
+ * its number ("#6") or the word itself. The date is the author line's; the URL is the page's own.
+ */
+export function isPermalinkLabel(text: string): boolean {
+  return text.length <= PERMALINK_LABEL_MAX && PERMALINK_LABEL.test(text);
+}
+
+const PERMALINK_LABEL_MAX = 60;
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
+const WEEKDAY = '(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?';
+const CLOCK = '\\d{1,2}:\\d{2}(?::\\d{2})?\\s*(?:[ap]\\.?m\\.?)?';
+const DAY_DATE = `(?:${MONTH}\\s+\\d{1,2}(?:st|nd|rd|th)?(?:,?\\s+\\d{4})?|\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTH}(?:,?\\s+\\d{4})?|\\d{4}-\\d{2}-\\d{2}|\\d{1,2}[./]\\d{1,2}[./]\\d{2,4}|${WEEKDAY}|today|yesterday)`;
+const WHEN = `(?:${DAY_DATE}(?:,?\\s*(?:at\\s+)?${CLOCK})?|${CLOCK}|\\d{1,3}\\s*(?:s|m|h|d|w|mo|y|mins?|minutes?|hrs?|hours?|days?|weeks?|months?|years?)(?:\\s+ago)?)`;
+// eslint-disable-next-line pith/no-rescan -- constant parts, anchored, and only run on labels of at most PERMALINK_LABEL_MAX characters
+const PERMALINK_LABEL = new RegExp(
+  `^(?:(?:(?:posted|edited|modified|updated|answered|asked|replied|written)(?:\\s+on)?\\s+)?${WHEN}|#\\d{1,7}|permalink|permanent link|link to (?:this )?post)$`,
+  'i',
+);
+
 /** Whether an `<img>` is decoration rather than content. */
 export function isDecorativeImage(img: Element, src: string, counts: ContentCounts | null): boolean {
   const a = img.attribs;

@@ -17,7 +17,7 @@ import { renderTable } from './markdown-table.js';
 import { BLOCK_TAGS } from './stats.js';
 import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
-import { countContent, isDecorativeImage, isDeclaredDecoration, stripUnrendered } from './lean.js';
+import { countContent, isDecorativeImage, isDeclaredDecoration, isPermalinkLabel, stripUnrendered } from './lean.js';
 import type { ContentCounts } from './lean.js';
 import { imageSource, linksToProfile, outputUrl } from './urls.js';
 
@@ -51,11 +51,12 @@ export interface WriterOptions {
    */
   emptyAltIsDecoration?: boolean;
   /**
-   * A thread's links to member profiles are written as the name alone (lean output): the
-   * author line keeps who wrote, and a profile URL on every post is the thread's costliest
-   * chrome (about a twentieth of a forum page's tokens).
+   * The page is a thread (lean output): links to member profiles and post permalinks are
+   * written as their text. The author line keeps who wrote and when; a profile URL and a
+   * permalink on every post were the thread's costliest chrome (about 7 % of a forum
+   * page's tokens).
    */
-  profileLinksAsText?: boolean;
+  thread?: boolean;
 }
 
 /** Most entries of the `links` and `images` lists of one page. */
@@ -77,7 +78,7 @@ export class MarkdownWriter {
   private readonly drop: ReadonlySet<Element>;
   private readonly cardImages: ReadonlySet<Element>;
   private readonly emptyAltIsDecoration: boolean;
-  private readonly profileLinksAsText: boolean;
+  private readonly thread: boolean;
   private readonly stats: StatsMap | undefined;
   private readonly imageMode: ImageMode;
   private readonly linkMode: LinkMode;
@@ -105,7 +106,7 @@ export class MarkdownWriter {
     this.drop = opts.drop ?? new Set();
     this.cardImages = opts.cardImages ?? new Set();
     this.emptyAltIsDecoration = opts.emptyAltIsDecoration === true;
-    this.profileLinksAsText = opts.profileLinksAsText === true;
+    this.thread = opts.thread === true;
     this.stats = opts.stats;
     this.imageMode = opts.imageMode ?? 'keep';
     this.linkMode = opts.linkMode ?? 'inline';
@@ -414,7 +415,7 @@ export class MarkdownWriter {
     if (!url) return inner;
     this.noteLink(url, el, href);
     if (this.linkMode === 'text') return inner;
-    if (this.lean && this.profileLinksAsText && linksToProfile(href)) return inner;
+    if (this.lean && this.thread && (linksToProfile(href) || isPermalinkLabel(text))) return inner;
     // numbered references already write each URL once
     if (this.lean && this.linkMode === 'inline' && !href.trim().startsWith('#')) {
       // a URL is written once: a repeat (the same card's title after its image, a profile

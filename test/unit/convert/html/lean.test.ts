@@ -58,9 +58,9 @@ describe('decorative images', () => {
     expect(md).toContain('catalogue-cover.jpg');
   });
 
-  it('a thread names its posters without their profile URLs; the links list keeps them; a story keeps its author link', () => {
+  it('a thread names its posters and dates its posts without profile and permalink URLs; the links list keeps them; a story keeps its links', () => {
     const post = (who: string, href: string, text: string) =>
-      `<div class="post"><div class="author"><a href="${href}">${who}</a> wrote:</div><p>${text} ${PROSE.slice(3, -4)}</p></div>`;
+      `<div class="post"><div class="author"><a href="${href}">${who}</a> wrote: <a href="/t/tide-table/9/2">Oct 28, 2025 at 9:14 AM</a> <a href="/t/tide-table/9#p2">#2</a></div><p>${text} ${PROSE.slice(3, -4)}</p></div>`;
     const page =
       '<html><body><main>' +
       post('mara_k', '/u/mara_k', 'The tide table moved again.') +
@@ -69,7 +69,9 @@ describe('decorative images', () => {
       '</main></body></html>';
     const thread = htmlToMarkdown(page, 'https://forum.test/t/tide-table/9', { pageType: 'forum', links: true });
     for (const who of ['mara_k', 'devon', 'ivy']) expect(thread.markdown).toContain(`${who} wrote:`);
-    for (const gone of ['/u/mara_k', 'viewprofile', '/members/ivy']) expect(thread.markdown).not.toContain(gone);
+    for (const gone of ['/u/mara_k', 'viewprofile', '/members/ivy', '/9/2', '#p2']) expect(thread.markdown).not.toContain(gone);
+    // the post's date stays, as text (a bare "#2" is thread chrome)
+    expect(thread.markdown).toContain('mara_k wrote: Oct 28, 2025 at 9:14 AM\n');
     expect(thread.markdown).toContain('[older thread](https://forum.test/t/tides/12)');
     expect(thread.links?.map((l) => l.url)).toContain('https://forum.test/u/mara_k');
     const story = htmlToMarkdown(page, 'https://forum.test/t/tide-table/9', { pageType: 'article' });
