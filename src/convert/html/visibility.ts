@@ -3,6 +3,7 @@ import type { Selector } from 'css-what';
 import { isTraversal, parse as parseSelector } from 'css-what';
 import type { AnyNode, Document, Element } from 'domhandler';
 import { topLevelRules } from './css-rules.js';
+import { mediaAppliesOnDesktop } from './media-query.js';
 import { isElement, notableForVisibility, textOf, walkElements } from './dom.js';
 
 /**
@@ -58,7 +59,9 @@ export function planVisibility(doc: Document): VisibilityPlan {
   const controlled = new Set<string>();
   // the only elements the plan reads (noted by the parser: no walk over the whole document)
   for (const node of notableForVisibility(doc)) {
-    if (node.name === 'style' && cssChars < MAX_CSS_CHARS) {
+    if (node.name === 'style') {
+      // a sheet for some screens only (`<style media="(min-width: 1080px)">`, one per breakpoint)
+      if (cssChars >= MAX_CSS_CHARS || !mediaAppliesOnDesktop(node.attribs.media)) continue;
       // textOf skips style content on purpose; the sheet is the text children themselves
       const text = node.children
         .map((c) => (c.type === 'text' ? c.data : ''))
