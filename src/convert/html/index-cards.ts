@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { isElement, isText, templateKey } from './dom.js';
+import { childrenByTemplate, isElement, isText, templateKey } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -10,6 +10,7 @@ import type { StatsMap } from './stats.js';
  * story, the page is an index and the teasers are its content.
  */
 
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 /** Levels above the best block looked at for the card that holds it. */
 const CARD_CLIMB = 4;
 /** An index has at least this many teasers. */
@@ -38,7 +39,7 @@ export function indexAroundStory(top: Element | null, storyLength: number, stats
 }
 
 /** Text held by the siblings of `card` that share its template and read as teasers; 0 when too few. */
-function teaserGroup(card: Element, parent: Element, stats: StatsMap): number {
+function teaserGroup(card: Element, parent: Element, stats: StatsMap, titled: (c: Element) => boolean = hasTitleLink): number {
   const key = templateKey(card);
   let same = 0;
   let teasers = 0;
@@ -47,7 +48,7 @@ function teaserGroup(card: Element, parent: Element, stats: StatsMap): number {
     if (!isElement(c) || templateKey(c) !== key) continue;
     same++;
     const len = stats.textLenOf(c);
-    if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !hasTitleLink(c)) continue;
+    if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !titled(c)) continue;
     teasers++;
     text += len;
   }
@@ -75,4 +76,54 @@ function linkText(a: Element): number {
     else if (isElement(c)) stack.push(...c.children);
   }
   return n;
+}
+
+/**
+ * The largest group of teasers under `root` (four or more siblings of one template, each a
+ * linked heading with text of its own): the element holding them and their text. One walk;
+ * each element's children are grouped once.
+ */
+export function largestTeaserGroup(root: Element, stats: StatsMap): { parent: Element; text: number } | null {
+  let best: { parent: Element; text: number } | null = null;
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    let kids = 0;
+    for (const c of el.children) {
+      if (!isElement(c)) continue;
+      kids++;
+      stack.push(c);
+    }
+    if (kids < MIN_TEASERS) continue;
+    for (const members of childrenByTemplate(el).groups.values()) {
+      if (members.length < MIN_TEASERS) continue;
+      const text = teaserGroup(members[0] as Element, el, stats, hasLinkedHeading);
+      if (text > (best?.text ?? 0)) best = { parent: el, text };
+    }
+  }
+  return best;
+}
+
+/** A heading that is or holds a link, in the first levels of the card: a story's title. */
+function hasLinkedHeading(card: Element): boolean {
+  const stack: Array<[Element, number, boolean]> = [[card, 0, card.name === 'a']];
+  while (stack.length > 0) {
+    const [el, depth, inLink] = stack.pop() as [Element, number, boolean];
+    if (HEADING_TAGS.has(el.name)) {
+      if (inLink || holdsLink(el)) return true;
+      continue;
+    }
+    if (depth < CARD_CLIMB + 2) for (const c of el.children) if (isElement(c)) stack.push([c, depth + 1, inLink || c.name === 'a']);
+  }
+  return false;
+}
+
+function holdsLink(el: Element): boolean {
+  const stack = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (n.name === 'a' && n.attribs.href !== undefined) return true;
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
 }

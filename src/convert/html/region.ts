@@ -4,6 +4,7 @@ import { mainGrid, proseBesideMain } from './collection-region.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf } from './dom.js';
+import { largestTeaserGroup } from './index-cards.js';
 import type { PageType } from './page-type.js';
 import { dedupeRepeatedPassage, galleryTail, otherProductCards, repeatedViews, templateFields } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
@@ -108,7 +109,11 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
   if (intro) roots.unshift(intro);
   // The blocks that hold the page heading or the best block are wrappers, whatever their class says.
   const wrappers = ancestorsBelow([heading, opts.top], root);
-  const guard: ChromeGuard = { wrappers, maxText: wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE };
+  const maxText = wrappers.size > 0 ? Infinity : (stats.get(root)?.textLen ?? 0) * CHROME_MAX_SHARE;
+  // On an index the list of items is content whatever its class says (`section--more-ads`
+  // around the second half of a news feed).
+  if (opts.pageType === 'listing') for (const w of itemListWrappers(root, stats)) wrappers.add(w);
+  const guard: ChromeGuard = { wrappers, maxText };
   if (opts.pageType === 'collection') {
     // The blocks around a category's grid are not chrome by their class words, and its text beside `<main>` is content.
     guard.gridWrappers = ancestorsBelow([mainGrid(root, stats)?.parent ?? null], root);
@@ -215,6 +220,16 @@ function dropCodeToolbar(el: Element, stats: StatsMap, drop: Set<Element>): void
   const isToolbar = (k: Element): boolean =>
     (stats.get(k)?.textLen ?? 0) <= CODE_LABEL_MAX && !HEADINGS.has(k.name) && k.attribs['data-pith-tab'] === undefined;
   if (others.every(isToolbar)) for (const k of others) drop.add(k);
+}
+
+/** An index's list of teasers holding this share of the region is its content. */
+const ITEM_LIST_MIN_SHARE = 0.3;
+
+/** The largest list of teasers in the region and the blocks around it, when it is a good part of the region. */
+function itemListWrappers(root: Element, stats: StatsMap): Set<Element> {
+  const list = largestTeaserGroup(root, stats);
+  if (!list || list.text < stats.textLenOf(root) * ITEM_LIST_MIN_SHARE) return new Set();
+  return ancestorsBelow([list.parent], root);
 }
 
 /** `start`s and their ancestors up to (not including) `root`. */
