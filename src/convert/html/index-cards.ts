@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { childrenByTemplate, isElement, isText, templateKey } from './dom.js';
+import { childrenByTemplate, classAndId, isElement, isText, templateKey } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -31,19 +31,25 @@ export function indexAroundStory(top: Element | null, storyLength: number, stats
   for (let i = 0; i <= CARD_CLIMB && card !== null; i++) {
     const parent = card.parent;
     if (!isElement(parent)) return null;
-    const teasers = teaserGroup(card, parent, stats);
+    const teasers = teaserGroup(card, parent, stats).text;
     if (teasers > 0 && teasers >= storyLength * MIN_GAIN) return parent;
     card = parent;
   }
   return null;
 }
 
-/** Text held by the siblings of `card` that share its template and read as teasers; 0 when too few. */
-function teaserGroup(card: Element, parent: Element, stats: StatsMap, titled: (c: Element) => boolean = hasTitleLink): number {
+/** Text (and link text) held by the siblings of `card` that share its template and read as teasers; 0 when too few. */
+function teaserGroup(
+  card: Element,
+  parent: Element,
+  stats: StatsMap,
+  titled: (c: Element) => boolean = hasTitleLink,
+): { text: number; links: number } {
   const key = templateKey(card);
   let same = 0;
   let teasers = 0;
   let text = 0;
+  let links = 0;
   for (const c of parent.children) {
     if (!isElement(c) || templateKey(c) !== key) continue;
     same++;
@@ -51,8 +57,9 @@ function teaserGroup(card: Element, parent: Element, stats: StatsMap, titled: (c
     if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !titled(c)) continue;
     teasers++;
     text += len;
+    links += stats.linkLenOf(c);
   }
-  return teasers >= MIN_TEASERS && teasers >= same * TEASER_SHARE ? text : 0;
+  return teasers >= MIN_TEASERS && teasers >= same * TEASER_SHARE ? { text, links } : { text: 0, links: 0 };
 }
 
 /** A link long enough to be a title, in the first levels of the card (or the card itself). */
@@ -78,13 +85,23 @@ function linkText(a: Element): number {
   return n;
 }
 
+/** A group of teasers: the element holding them, their template and their text. */
+export interface TeaserList {
+  parent: Element;
+  key: string;
+  text: number;
+  /** Link text of the teasers. */
+  links: number;
+}
+
 /**
  * The largest group of teasers under `root` (four or more siblings of one template, each a
- * linked heading with text of its own): the element holding them and their text. One walk;
+ * title link, or with `linkedHeadings` a linked heading, with text of its own). One walk;
  * each element's children are grouped once.
  */
-export function largestTeaserGroup(root: Element, stats: StatsMap): { parent: Element; text: number } | null {
-  let best: { parent: Element; text: number } | null = null;
+export function largestTeaserGroup(root: Element, stats: StatsMap, linkedHeadings = true): TeaserList | null {
+  const titled = linkedHeadings ? hasLinkedHeading : hasTitleLink;
+  let best: TeaserList | null = null;
   const stack: Element[] = [root];
   while (stack.length > 0) {
     const el = stack.pop() as Element;
@@ -95,13 +112,57 @@ export function largestTeaserGroup(root: Element, stats: StatsMap): { parent: El
       stack.push(c);
     }
     if (kids < MIN_TEASERS) continue;
-    for (const members of childrenByTemplate(el).groups.values()) {
-      if (members.length < MIN_TEASERS) continue;
-      const text = teaserGroup(members[0] as Element, el, stats, hasLinkedHeading);
-      if (text > (best?.text ?? 0)) best = { parent: el, text };
+    for (const [key, members] of childrenByTemplate(el).groups) {
+      if (members.length < MIN_TEASERS || READER_COMMENTS.test(classAndId(el)) || READER_COMMENTS.test(key)) continue;
+      const { text, links } = teaserGroup(members[0] as Element, el, stats, titled);
+      if (text > (best?.text ?? 0)) best = { parent: el, key, text, links };
     }
   }
   return best;
+}
+
+/** The story's pruning took away this share of a list of teasers: it misread the list. */
+const INDEX_LOST_SHARE = 0.5;
+/** …a list holding at least this share of the story's roots. */
+const INDEX_ROOT_SHARE = 0.5;
+/** A teaser's title is a good part of it; replies that quote a long URL are mostly their own words. */
+const INDEX_MIN_LINK_SHARE = 0.15;
+/** Comments and replies repeat like teasers and link out like them: never an index. */
+const READER_COMMENTS = /comment|repl(?:y|ies)|respon(?:se|d)/i;
+
+/**
+ * An index read as a story, second shape: the story's block is the list itself (the best
+ * block is the column of teasers) and the story's pruning took most of each teaser away
+ * (link-heavy, short, one like the other). The element holding the teasers; else null.
+ */
+export function indexInsideStory(roots: readonly Element[], drop: ReadonlySet<Element>, stats: StatsMap): Element | null {
+  let rootText = 0;
+  let list: TeaserList | null = null;
+  for (const r of roots) {
+    rootText += stats.textLenOf(r);
+    const found = largestTeaserGroup(r, stats, false);
+    if (found && found.text > (list?.text ?? 0)) list = found;
+  }
+  if (!list || list.text < rootText * INDEX_ROOT_SHARE || list.links < list.text * INDEX_MIN_LINK_SHARE) return null;
+  // text of the teasers that the pruning dropped (a dropped block inside a teaser, or a teaser)
+  let lost = 0;
+  for (const d of drop) {
+    for (let p = d.parent; isElement(p); p = p.parent) {
+      if (drop.has(p)) break;
+      if (p === list.parent) {
+        if (insideTeaser(d, list)) lost += stats.textLenOf(d);
+        break;
+      }
+    }
+  }
+  return lost >= list.text * INDEX_LOST_SHARE ? list.parent : null;
+}
+
+/** `el` sits in one of the list's teasers (below a child of the list's parent that has the list's template). */
+function insideTeaser(el: Element, list: TeaserList): boolean {
+  let child: Element = el;
+  while (isElement(child.parent) && child.parent !== list.parent) child = child.parent;
+  return templateKey(child) === list.key;
 }
 
 /** A heading that is or holds a link, in the first levels of the card: a story's title. */

@@ -48,3 +48,54 @@ describe('the list of items of a section front', () => {
     expect(md).not.toContain('Refinance your home');
   });
 });
+
+describe('an index read as a story whose pruning took most of the teasers', () => {
+  const NEWS = [
+    ['Thanksgiving traffic sets a record on the interstate', 'Highway patrol counted more cars than any year since counts began.'],
+    ['County opens a second warming centre downtown', 'The shelter on Fifth Street adds forty beds through March.'],
+    ['School board delays the vote on new bus routes', 'Parents asked for more time to review the changes.'],
+    ['Rental car thefts linked to a ring operating in three states', 'Investigators say the cars were shipped overseas.'],
+    ['Library extends weekend hours for the winter', 'Branches will stay open until eight on Saturdays.'],
+    ['New bike lanes planned for the river road', 'Construction is expected to start in the spring.'],
+    [
+      'Buying a used rental car? Read this first',
+      'If you are thinking of buying a used car directly from a rental company, you could be getting a steal. But before you sign, check the service history, ask how many drivers it had, and have a mechanic look at the brakes, tyres and suspension.',
+    ],
+    [
+      'Airport reports a shortage of rental cars',
+      'Travellers should book early: officials say rental cars at the airport are in high demand, and that means cars are running low, prices are rising, and some desks have stopped taking walk-up customers altogether.',
+    ],
+  ];
+  // a topic page: the short teasers are link-heavy, and the story path's cleaning kept only the long ones
+  const item = ([title, summary]: string[], i: number) =>
+    `<li class="teaser-item"><div class="teaser"><div class="teaser__image"><a href="/news/${i}" title="${title}"><img src="/img/${i}.jpg" alt="Image for story: ${title}"></a></div>` +
+    `<div class="teaser__headline"><span class="published">${i + 2} days ago</span><a href="/news/${i}">${title}</a><p class="teaser__summary">${summary}</p></div></div></li>`;
+  const html =
+    '<html><head><title>Car Rental | Channel 9</title><meta property="og:type" content="article"></head><body>' +
+    '<header><nav><a href="/">Home</a><a href="/news">News</a></nav></header>' +
+    `<div class="layout"><div class="column-one"><div class="panel"><div class="panel__title">CAR RENTAL</div><ul class="teaser-list">${NEWS.map(item).join('')}</ul></div></div>` +
+    '<div class="column-two"><div class="weather">Weather: 54 and cloudy</div></div></div><footer><p>Copyright Channel 9 News</p></footer></body></html>';
+
+  it('keeps every teaser without its picture, and types the page a listing', () => {
+    const out = htmlToMarkdown(html, 'https://ch9.example.com/topic/Car%20Rental', { pageType: 'article' });
+    for (const [title, summary] of NEWS) {
+      expect(out.markdown).toContain(title);
+      expect(out.markdown).toContain(summary);
+    }
+    expect(out.markdown).not.toContain('/img/0.jpg');
+    expect(out.metadata.pageType).toBe('listing');
+  });
+
+  it('leaves a story with its reader comments alone', () => {
+    const comment = (name: string, i: number) =>
+      `<li class="comment"><div class="comment-body"><a href="https://people.example.net/${name}">${name} from the valley</a><span>May ${i + 3}, 2024</span>` +
+      `<p>Thanks for writing this up, see <a href="https://example.net/report-${i}">the full county report</a>.</p></div></li>`;
+    const story =
+      '<html><head><title>Open thread: May</title></head><body><article><h1>Open thread: May</h1>' +
+      '<p>Our goal with these open threads is to give readers a place to raise questions about our work, our research and our plans for the year, in the comments below.</p>' +
+      `</article><ol class="commentlist">${['Milan', 'Alex', 'Priya', 'Jonas', 'Wen', 'Ola'].map(comment).join('')}</ol></body></html>`;
+    const out = htmlToMarkdown(story, 'https://blog.example.org/2024/05/open-thread/', { pageType: 'article' });
+    expect(out.metadata.pageType).toBe('article');
+    expect(out.markdown).toContain('Our goal with these open threads');
+  });
+});
