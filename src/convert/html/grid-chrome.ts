@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { classAndId, isElement, templateKey } from './dom.js';
+import { classAndId, isElement, templateKey, textOf } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -57,4 +57,44 @@ function repeatsTemplate(el: Element, parent: Element): boolean {
   let same = 0;
   for (const c of parent.children) if (isElement(c) && templateKey(c) === key && ++same >= MIN_CARDS) return true;
   return false;
+}
+
+/** A row of tags under an index's teaser: at least this many links, each at most this long… */
+const TAG_ROW_MIN_LINKS = 3;
+const TAG_LINK_MAX_TEXT = 30;
+/** …and nothing but them (separators aside). */
+const TAG_ROW_MIN_LINK_SHARE = 0.85;
+const TAG_ROW_MAX_TEXT = 300;
+/** Levels looked up for the card holding the row. */
+const TAG_ROW_CARD_HOPS = 4;
+
+/**
+ * A row of topic or tag links inside a teaser of an index ("python · machine-learning · nlp",
+ * "iOS • Music"): navigation to other indexes, not the item. The teaser's own title and its
+ * single category link are one link each and stay.
+ */
+export function isCardTagRow(el: Element, stats: StatsMap): boolean {
+  const textLen = stats.textLenOf(el);
+  if (textLen === 0 || textLen > TAG_ROW_MAX_TEXT || stats.linkLenOf(el) < textLen * TAG_ROW_MIN_LINK_SHARE) return false;
+  if (!shortLinksOnly(el)) return false;
+  if (isGridCard(el, stats)) return false;
+  let p = el.parent;
+  for (let hop = 0; hop < TAG_ROW_CARD_HOPS && isElement(p); hop++, p = p.parent) if (isGridCard(p, stats)) return true;
+  return false;
+}
+
+/** `el` holds at least TAG_ROW_MIN_LINKS links, none longer than a tag. */
+function shortLinksOnly(el: Element): boolean {
+  let links = 0;
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (n.name === 'a') {
+      if (textOf(n).trim().length > TAG_LINK_MAX_TEXT) return false;
+      links++;
+      continue;
+    }
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return links >= TAG_ROW_MIN_LINKS;
 }

@@ -99,3 +99,35 @@ describe('an index read as a story whose pruning took most of the teasers', () =
     expect(out.markdown).toContain('Our goal with these open threads');
   });
 });
+
+describe('a row of tags in a teaser of an index', () => {
+  const REPOS = [
+    ['quarry', 'A fast full-text search engine for small sites, written in Go.', ['search', 'golang', 'full-text', 'static-site']],
+    ['tidewater', 'Tide predictions for any harbour from public harmonic data.', ['oceanography', 'python', 'tides']],
+    ['lanternfish', 'A terminal user interface for browsing log files as they grow.', ['tui', 'logs', 'rust', 'cli']],
+    ['orchard', 'Plan a fruit garden: spacing, pollination partners and harvest times.', ['gardening', 'planner', 'typescript']],
+  ];
+  const card = ([name, about, tags]: [string, string, string[]]) =>
+    `<article class="repo-card"><h3><a href="/acme/${name}">acme / ${name}</a></h3><a class="category" href="/topics/tools">Developer tools</a><p>${about}</p>` +
+    `<div class="topics">${tags.map((t) => `<a class="topic" href="/topics/${t}">${t}</a>`).join(' ')}</div><span>Updated Mar 8, 2026</span></article>`;
+  const html =
+    '<html><head><title>Tools | Code Hub</title></head><body><main><h1>Developer tools</h1>' +
+    `<div class="results">${REPOS.map((r) => card(r as [string, string, string[]])).join('')}</div></main></body></html>`;
+
+  it('goes on a listing; the title, the single category link, the description and the date stay', () => {
+    const md = htmlToMarkdown(html, 'https://code.example.com/topics/tools', { pageType: 'listing' }).markdown;
+    for (const [name, about] of REPOS) {
+      expect(md).toContain(`acme / ${name}`);
+      expect(md).toContain(about as string);
+    }
+    expect(md).toContain('Developer tools');
+    expect(md).toContain('Updated Mar 8, 2026');
+    expect(md).not.toContain('static-site');
+    expect(md).not.toContain('oceanography');
+  });
+
+  it('stays on a grid of products, where short links are the item’s own variants', () => {
+    const md = htmlToMarkdown(html, 'https://code.example.com/topics/tools', { pageType: 'collection' }).markdown;
+    expect(md).toContain('oceanography');
+  });
+});
