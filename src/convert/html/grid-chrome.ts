@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { classAndId, isElement, templateKey, textOf } from './dom.js';
+import { classAndId, isElement, isText, templateKey, textOf } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -59,14 +59,14 @@ function repeatsTemplate(el: Element, parent: Element): boolean {
   return false;
 }
 
-/** A row of tags under an index's teaser: at least this many links, each at most this long… */
+/** A row of tags under an index's teaser: at least this many links, each at most this long. */
 const TAG_ROW_MIN_LINKS = 3;
 const TAG_LINK_MAX_TEXT = 30;
-/** …and nothing but them (separators aside). */
-const TAG_ROW_MIN_LINK_SHARE = 0.85;
 const TAG_ROW_MAX_TEXT = 300;
 /** Levels looked up for the card holding the row. */
 const TAG_ROW_CARD_HOPS = 4;
+/** Text outside the links of a tag row is separators only ("·", "|", "•", ","). */
+const WORDY = /[\p{L}\p{N}]/u;
 
 /**
  * A row of topic or tag links inside a teaser of an index ("python · machine-learning · nlp",
@@ -75,7 +75,7 @@ const TAG_ROW_CARD_HOPS = 4;
  */
 export function isCardTagRow(el: Element, stats: StatsMap): boolean {
   const textLen = stats.textLenOf(el);
-  if (textLen === 0 || textLen > TAG_ROW_MAX_TEXT || stats.linkLenOf(el) < textLen * TAG_ROW_MIN_LINK_SHARE) return false;
+  if (textLen === 0 || textLen > TAG_ROW_MAX_TEXT || stats.linkLenOf(el) === 0) return false;
   if (!shortLinksOnly(el)) return false;
   if (isGridCard(el, stats)) return false;
   let p = el.parent;
@@ -83,7 +83,7 @@ export function isCardTagRow(el: Element, stats: StatsMap): boolean {
   return false;
 }
 
-/** `el` holds at least TAG_ROW_MIN_LINKS links, none longer than a tag. */
+/** `el` holds at least TAG_ROW_MIN_LINKS links, none longer than a tag, and only separators between them. */
 function shortLinksOnly(el: Element): boolean {
   let links = 0;
   const stack: Element[] = [el];
@@ -94,7 +94,10 @@ function shortLinksOnly(el: Element): boolean {
       links++;
       continue;
     }
-    for (const c of n.children) if (isElement(c)) stack.push(c);
+    for (const c of n.children) {
+      if (isElement(c)) stack.push(c);
+      else if (isText(c) && WORDY.test(c.data)) return false;
+    }
   }
   return links >= TAG_ROW_MIN_LINKS;
 }
