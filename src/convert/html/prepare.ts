@@ -354,7 +354,7 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (a.popover !== undefined) return 'ui';
   // aria-hidden hides from screen readers only; edits (a struck-out old price) stay on screen.
   if (a['aria-hidden'] === 'true' && !isMathCarrier(el) && !VISIBLE_EDITS.has(el.name)) return 'ui';
-  if (a.class !== undefined && HIDDEN_CLASS.test(a.class)) return 'ui';
+  if (a.class !== undefined && (HIDDEN_CLASS.test(a.class) || isViewportOverlay(a.class))) return 'ui';
   // schema.org list positions ("1", "2") are ordering data that themes hide, not text.
   if (a.itemprop === 'position' && /^\s*\d{1,6}\s*$/.test(textOf(el))) return 'ui';
   // a rendered page: the browser marked what no reader sees (src/render/invisible.ts)
@@ -363,6 +363,18 @@ function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | nul
   if (inline === 'ui') return 'ui';
   if (looksAnimated(el)) return null;
   return inline ?? visibility.bySheet.get(el) ?? null;
+}
+
+/**
+ * A layer pinned over the whole viewport (utility classes `fixed` and `inset-0`): a modal, a
+ * drawer menu or its backdrop, which scripts open on top of the page, never the page itself
+ * (a cloak over the page is still kept by dropHidden).
+ */
+function isViewportOverlay(cls: string): boolean {
+  // most classes lack the token: skip the split (this runs on every element)
+  if (!cls.includes('inset-0')) return false;
+  const tokens = cls.split(/\s+/);
+  return tokens.includes('fixed') && tokens.includes('inset-0');
 }
 
 /** Elements a tab strip is searched for a panel, at most (strips are small; the search stays bounded). */
