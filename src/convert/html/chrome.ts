@@ -4,7 +4,7 @@ import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom
 import { isCardTagRow, isGridCard, isGridCardChrome } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
-import { linkDensity } from './stats.js';
+import { linkDensity, readsAsProse } from './stats.js';
 import { isProfileHref } from './urls.js';
 import type { StatsMap } from './stats.js';
 
@@ -150,7 +150,8 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (!TEXT_BLOCKS.has(name) && (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci) || TABLE_OF_CONTENTS.test(ci)))
     return !holdsPageHeading(el, stats);
   if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
-  if (grid && GRID_CONTROLS.test(ci)) return true;
+  // A filter class on a block of prose (an FAQ in the facets' accordion) does not make it chrome.
+  if (grid && GRID_CONTROLS.test(ci)) return !readsAsProse(s);
   if (!grid && TAG_LIST.test(ci)) return true;
   if ((pageType !== 'product' && RELATED.test(ci)) || SIMILAR.test(ci)) return true;
   if (READER_COMMENTS.test(ci) && (pageType !== 'forum' || remarkInPost(el, s.textLen, stats, guard.posts))) return true;

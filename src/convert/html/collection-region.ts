@@ -2,7 +2,7 @@ import type { Element } from 'domhandler';
 import { NO_GUARD, isChrome } from './chrome.js';
 import { STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { childrenByTemplate, isElement } from './dom.js';
-import { linkDensity } from './stats.js';
+import { readsAsProse } from './stats.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -79,14 +79,6 @@ function isCard(card: Element, stats: StatsMap): boolean {
   return s !== undefined && s.textLen >= CARD_MIN_TEXT && s.textLen <= CARD_MAX_TEXT && (s.linkLen > 0 || card.name === 'a');
 }
 
-/** Prose beside the region: this much text outside links… */
-const BESIDE_MIN_PROSE = 400;
-/** …in a block at most this much of which is links… */
-const BESIDE_MAX_LINK_DENSITY = 0.3;
-/** …that reads as paragraphs, not as a list of labels (non-link characters per paragraph or item). */
-const BESIDE_MIN_PER_BLOCK = 80;
-/** …and has the commas of sentences (a font-metrics filler of one word repeated has none). */
-const BESIDE_MIN_COMMAS = 2;
 /** Sibling levels looked at above `<main>` (up to its great-grandparent's children, the body's at most). */
 const BESIDE_LEVELS = 3;
 
@@ -110,10 +102,5 @@ export function proseBesideMain(root: Element, stats: StatsMap): Element[] {
 }
 
 function isCategoryProse(el: Element, stats: StatsMap): boolean {
-  const s = stats.get(el);
-  if (!s) return false;
-  const prose = s.textLen - s.linkLen;
-  if (prose < BESIDE_MIN_PROSE || linkDensity(s) > BESIDE_MAX_LINK_DENSITY || s.commas < BESIDE_MIN_COMMAS) return false;
-  if (prose / Math.max(1, s.paragraphs + s.listItems) < BESIDE_MIN_PER_BLOCK) return false;
-  return !isChrome(el, stats, NO_GUARD, 'collection');
+  return readsAsProse(stats.get(el)) && !isChrome(el, stats, NO_GUARD, 'collection');
 }

@@ -304,3 +304,20 @@ export function linkDensity(s: ElementStats | undefined): number {
   if (!s || s.textLen === 0) return 0;
   return s.linkLen / s.textLen;
 }
+
+/** Prose: this much text outside links… */
+const PROSE_MIN_TEXT = 400;
+/** …in a block at most this much of which is links… */
+const PROSE_MAX_LINK_DENSITY = 0.3;
+/** …that reads as paragraphs, not as a list of labels (non-link characters per paragraph or item)… */
+const PROSE_MIN_PER_BLOCK = 80;
+/** …with the commas of sentences (a font-metrics filler of one word repeated has none). */
+const PROSE_MIN_COMMAS = 2;
+
+/** A block that reads as prose: long paragraphs of unlinked sentences, not labels, options or links. */
+export function readsAsProse(s: ElementStats | undefined): boolean {
+  if (!s) return false;
+  const prose = s.textLen - s.linkLen;
+  if (prose < PROSE_MIN_TEXT || linkDensity(s) > PROSE_MAX_LINK_DENSITY || s.commas < PROSE_MIN_COMMAS) return false;
+  return prose / Math.max(1, s.paragraphs + s.listItems) >= PROSE_MIN_PER_BLOCK;
+}

@@ -289,3 +289,38 @@ describe('a category typed product (its JSON-LD names one Product, the category 
     expect(out.markdown).not.toContain('Kamado 18');
   });
 });
+
+describe('a block of prose in a filter-named accordion on a grid', () => {
+  const card = ([name, price, slug]: string[]) =>
+    `<li class="product-card"><a href="/p/${slug}"><img src="https://cdn.shop.test/${slug}.jpg" alt=""></a><h3><a href="/p/${slug}">${name}</a></h3><span>${price}</span></li>`;
+  const TIP =
+    'Whatever you choose, pitch it once in the garden before the trip, seal the seams if the maker asks you to, and carry a small repair kit: a patch, a pole splint and a few metres of cord weigh little and save a night.';
+  const section = (question: string, answer: string) =>
+    `<div class="section filters"><div class="section-header" role="button"><h5>${question}</h5></div><div class="section-body"><p>${answer}</p><p>${TIP}</p></div></div>`;
+  const faq =
+    '<div class="facet-row"><div class="accordions">' +
+    section(
+      'How do I choose a backpacking tent?',
+      'Start with the weight you are willing to carry, then the number of sleepers, and finally the seasons you camp in. A solo hiker on long trails will favour a light, single-wall shelter, while a family needs room, vestibules and a sturdy frame.',
+    ) +
+    section(
+      'How many doors should my tent have?',
+      'Look at the floor area, the peak height, and the number of doors: two doors mean nobody climbs over a sleeping partner at night, and two vestibules keep wet packs and boots out of the way, which matters most on rainy trips.',
+    ) +
+    section(
+      'Is a freestanding tent worth the weight?',
+      'A freestanding tent pitches on rock, sand and wooden platforms, where stakes do not hold, and you can pick it up to shake out the grit. Trekking-pole shelters save weight, but they need good ground and some practice to pitch tight.',
+    ) +
+    '</div></div>';
+  const facets = '<div class="filters facet-row"><h4>Brand</h4><ul><li>Big Agnes</li><li>Nemo</li><li>MSR</li></ul></div>';
+
+  it('is the category text, while the facets beside it go', () => {
+    const cards = [...TENTS, ...TENTS, ...TENTS].map(card).join('');
+    const md = read(page(`<ul class="grid">${cards}</ul>${facets}${faq}`));
+    expect(md).toContain('How do I choose a backpacking tent?');
+    expect(md).toContain('two doors mean nobody climbs over');
+    expect(md).toContain('Trekking-pole shelters save weight');
+    expect(md).not.toContain('Big Agnes');
+    expect(md).toContain('Talus 4');
+  });
+});
