@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
-import { isCardTagRow, isGridCard, isGridCardChrome } from './grid-chrome.js';
+import { isCardTagRow, isEqualStruckPrice, isGridCard, isGridCardChrome } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
 import { linkDensity, readsAsProse } from './stats.js';
@@ -137,6 +137,8 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
     SHOP_POLICY_TEXT.test(collapseWhitespace(textOf(el)).trim())
   )
     return true;
+  // A struck-out "was" price equal to the price beside it: one is the price.
+  if ((pageType === 'collection' || pageType === 'listing') && isEqualStruckPrice(el, stats)) return true;
   const ci = classAndId(el);
   // Fine print is never the product's text, even when its class scored it the best block ("product-disclaimer").
   if (pageType === 'product' && FINE_PRINT.test(ci) && !TEXT_BLOCKS.has(name) && !s.hasMainish && !holdsPageHeading(el, stats)) return true;

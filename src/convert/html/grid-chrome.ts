@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { classAndId, isElement, isText, templateKey, textOf } from './dom.js';
+import { classAndId, collapseWhitespace, isElement, isText, templateKey, textOf } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -16,7 +16,7 @@ const CONTROL_TEXT =
   /^(?:(?:add to )?compare|comparer(?: ne plus comparer)?|add to (?:wish ?list|favou?rites|list)|save to (?:wish ?list|favou?rites|list)|wish ?list|more options|more colou?rs|see (?:all )?options|read (?:the )?full (?:article|story|post)|continue reading|view (?:the )?(?:deal|course|job|event|listing|recipe)|apply now|pre-?order(?: now)?|notify me(?: when (?:available|in stock))?|quick (?:view|shop|add|look)|view (?:options|details|product|item)|(?:select|choose) (?:options|(?:a |your )?size)|add to (?:cart|bag|basket)|sold out|out of stock|back-?order(?:ed)?|calculate shipping|qty:?|\+ ?(?:\d{1,3} )?more)$/i;
 /** Savings and merchandising badges over a card's name or price. */
 const BADGE_TEXT =
-  /^(?:save (?:up to )?(?:\d{1,3} ?%|[$€£]\s?\d[\d.,]*)(?: off)?|\d{1,3} ?% off(?:, save [$€£]\s?\d[\d.,]*)?|top rated|best ?seller|new arrivals?|last chance|limited (?:time|stock|edition)|only \d{1,3} left!?|low stock|almost gone|free shipping|free delivery|sponsored|promoted|ad|new|just in|back in stock|(?:on )?sale|online only|exclusive|\+ ?\d{1,3}|\d{1,3} colou?rs?(?: available)?)$/i;
+  /^(?:save:? (?:up to )?(?:\d{1,3} ?%|[$€£]\s?\d[\d.,]*)(?: off)?|\d{1,3} ?% off(?:, save [$€£]\s?\d[\d.,]*)?|\(?[-\u2212]\d{1,3} ?%\)?|[-\u2212](?:[$€£]\s?\d[\d.,\s]*|\d[\d.,\s]*\s?[$€£])|top rated|best ?seller|new arrivals?|last chance|limited (?:time|stock|edition)|only \d{1,3} left!?|low stock|almost gone|free shipping|free delivery|sponsored|promoted|ad|new|just in|back in stock|(?:on )?sale|online only|exclusive|\+ ?\d{1,3}|\d{1,3} colou?rs?(?: available)?)$/i;
 /** A short block of a grid card whose whole text is a control or a badge. */
 export function isGridCardChrome(text: string): boolean {
   return CONTROL_TEXT.test(text) || BADGE_TEXT.test(text);
@@ -100,4 +100,41 @@ function shortLinksOnly(el: Element): boolean {
     }
   }
   return links >= TAG_ROW_MIN_LINKS;
+}
+
+/** Struck-out text: the "was" price of a card. */
+const STRUCK = new Set(['s', 'del', 'strike']);
+/** A price as a whole text: digits with a currency sign or code, or with decimals. */
+const PRICE_TEXT = /^(?:[$€£¥]|[A-Z]{3} ?)?\s?\d[\d.,\s]*\s?(?:[$€£¥]|[A-Z]{3})?$/;
+/** The card's price line is short: ancestors up to this long, and this many hops, are looked at. */
+const PRICE_LINE_MAX = 120;
+const PRICE_LINE_HOPS = 3;
+
+/**
+ * A struck-out "was" price equal to the price beside it: themes print the regular and the
+ * sale price even when there is no sale. The reader needs one.
+ */
+export function isEqualStruckPrice(el: Element, stats: StatsMap): boolean {
+  if (!STRUCK.has(el.name)) return false;
+  const price = collapseWhitespace(textOf(el)).trim();
+  if (price === '' || !PRICE_TEXT.test(price) || !/\d/.test(price)) return false;
+  let box: Element = el;
+  for (let hop = 0; hop < PRICE_LINE_HOPS; hop++) {
+    const parent = box.parent;
+    if (!isElement(parent) || stats.textLenOf(parent) > PRICE_LINE_MAX) return false;
+    if (timesIn(collapseWhitespace(textOf(parent)), price) >= 2) return true;
+    box = parent;
+  }
+  return false;
+}
+
+/** How often `price` stands in `line` as a whole number ("19.99" is not in "119.99"). */
+function timesIn(line: string, price: string): number {
+  let n = 0;
+  for (let i = line.indexOf(price); i >= 0; i = line.indexOf(price, i + price.length)) {
+    const before = line[i - 1] ?? ' ';
+    const after = line[i + price.length] ?? ' ';
+    if (!/[\d.,]/.test(before) && !/\d/.test(after)) n++;
+  }
+  return n;
 }

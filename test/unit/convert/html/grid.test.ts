@@ -324,3 +324,32 @@ describe('a block of prose in a filter-named accordion on a grid', () => {
     expect(md).toContain('Talus 4');
   });
 });
+
+describe('prices and discount badges on a grid card', () => {
+  const card = ([name, price, slug]: string[], i: number) =>
+    `<li class="product-card"><h3><a href="/p/${slug}">${name}</a></h3>` +
+    (i % 2 === 0
+      ? `<div class="price"><span class="price__sale">${price}</span> <s class="price__regular">${price}</s></div>`
+      : `<div class="price"><span class="price__sale">${price}</span> <s class="price__regular">$599.00</s></div><div class="badge">-2${i}%</div><div class="badge">-$40.00</div>`) +
+    '</li>';
+
+  it('an equal struck-out price and lone discount badges go; a real "was" price stays', () => {
+    const md = read(page(`<ul class="grid">${TENTS.map(card).join('')}</ul>`));
+    expect(md.match(/\$349\.00/g)).toHaveLength(1);
+    expect(md).toContain('~~$599.00~~');
+    expect(md).not.toContain('-21%');
+    expect(md).not.toContain('-$40.00');
+  });
+
+  it('a price range keeps its upper bound, and a sentence about a discount stays', () => {
+    const ranged = (name: string, slug: string) =>
+      `<li class="product-card"><h3><a href="/p/${slug}">${name}</a></h3><div class="price"><span>$167.93</span><span>- $240.00</span></div></li>`;
+    const md = read(
+      page(
+        `<ul class="grid">${TENTS.map(([n, , s]) => ranged(n as string, s as string)).join('')}</ul><p>Members save 20% on every tent until Sunday, and 10% on poles and stakes.</p>`,
+      ),
+    );
+    expect(md).toContain('$240.00');
+    expect(md).toContain('Members save 20%');
+  });
+});
