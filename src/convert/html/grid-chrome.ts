@@ -115,7 +115,8 @@ const PRICE_LINE_HOPS = 3;
  * sale price even when there is no sale. The reader needs one.
  */
 export function isEqualStruckPrice(el: Element, stats: StatsMap): boolean {
-  if (!STRUCK.has(el.name)) return false;
+  // Only a leaf of text: nested struck-out runs never make each ancestor re-read the others.
+  if (!STRUCK.has(el.name) || el.children.some(isElement)) return false;
   const price = collapseWhitespace(textOf(el)).trim();
   if (price === '' || !PRICE_TEXT.test(price) || !/\d/.test(price)) return false;
   let box: Element = el;

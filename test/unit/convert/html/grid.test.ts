@@ -353,3 +353,18 @@ describe('prices and discount badges on a grid card', () => {
     expect(md).toContain('Members save 20%');
   });
 });
+
+describe('struck-out prices on a hostile page', () => {
+  it('deeply nested struck-out runs and a price line over many empty elements stay linear', () => {
+    const nested = `${'<s>'.repeat(3000)}9${'</s>'.repeat(3000)}`;
+    const wide = `<div class="price">${'<span></span>'.repeat(20000)}${'<s>1</s>'.repeat(100)}</div>`;
+    const started = performance.now();
+    const md = read(
+      page(
+        `<ul class="grid">${TENTS.map(([n, p, s]) => `<li class="card"><h3><a href="/p/${s}">${n}</a></h3><span>${p}</span></li>`).join('')}</ul>${nested}${wide}`,
+      ),
+    );
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(md).toContain('Talus 4');
+  });
+});
