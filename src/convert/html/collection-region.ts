@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { NO_GUARD, isChrome } from './chrome.js';
 import { STRUCTURAL_BOILERPLATE } from './content-patterns.js';
-import { childrenByTemplate, isElement } from './dom.js';
+import { forEachTemplateGroup, isElement } from './dom.js';
 import { readsAsProse } from './stats.js';
 import type { StatsMap } from './stats.js';
 
@@ -36,13 +36,11 @@ export interface MainGrid {
  */
 export function mainGrid(root: Element, stats: StatsMap): MainGrid | null {
   let best: MainGrid | null = null;
-  const stack: Element[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    if (STRUCTURAL_BOILERPLATE.has(el.name)) continue;
-    const { groups } = childrenByTemplate(el);
-    for (const members of groups.values()) {
-      if (members.length < MIN_GRID_CARDS) continue;
+  const boilerplate = (el: Element) => STRUCTURAL_BOILERPLATE.has(el.name);
+  forEachTemplateGroup(
+    root,
+    MIN_GRID_CARDS,
+    (parent, _key, members) => {
       let text = 0;
       let cards = 0;
       let pictured = 0;
@@ -52,10 +50,10 @@ export function mainGrid(root: Element, stats: StatsMap): MainGrid | null {
         if (stats.imagesOf(m) > 0) pictured++;
         text += stats.textLenOf(m);
       }
-      if (cards >= MIN_GRID_CARDS && pictured >= cards * PICTURED_SHARE && text > (best?.text ?? 0)) best = { parent: el, cards, text };
-    }
-    for (const c of el.children) if (isElement(c)) stack.push(c);
-  }
+      if (cards >= MIN_GRID_CARDS && pictured >= cards * PICTURED_SHARE && text > (best?.text ?? 0)) best = { parent, cards, text };
+    },
+    boilerplate,
+  );
   return best;
 }
 

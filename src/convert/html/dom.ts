@@ -539,6 +539,33 @@ export function childrenByTemplate(parent: Element, skip?: ReadonlySet<Element>)
   return { groups, elements };
 }
 
+/**
+ * Every group of at least `min` element siblings of one template under `root` (its own
+ * children included), handed to `visit` with their parent and template key. Subtrees whose
+ * root `skip` names are not entered. One walk; each element's children are grouped once.
+ * Later siblings' subtrees are visited first (callers keeping the first best rely on it).
+ */
+export function forEachTemplateGroup(
+  root: Element,
+  min: number,
+  visit: (parent: Element, key: string, members: Element[]) => void,
+  skip?: (el: Element) => boolean,
+): void {
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (skip?.(el)) continue;
+    let kids = 0;
+    for (const c of el.children) {
+      if (!isElement(c)) continue;
+      kids++;
+      stack.push(c);
+    }
+    if (kids < min) continue;
+    for (const [key, members] of childrenByTemplate(el).groups) if (members.length >= min) visit(el, key, members);
+  }
+}
+
 export function hasClass(el: Element, re: RegExp): boolean {
   const c = el.attribs.class;
   return c !== undefined && re.test(c);

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { classAndId, collapseWhitespace, isElement, isText, templateKey, textOf } from './dom.js';
+import { childrenByTemplate, classAndId, collapseWhitespace, isElement, isText, templateKey, textOf } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -53,10 +53,24 @@ export function isGridCard(el: Element, stats: StatsMap): boolean {
 }
 
 function repeatsTemplate(el: Element, parent: Element): boolean {
-  const key = templateKey(el);
-  let same = 0;
-  for (const c of parent.children) if (isElement(c) && templateKey(c) === key && ++same >= MIN_CARDS) return true;
-  return false;
+  return (templateCounts(parent).get(templateKey(el)) ?? 0) >= MIN_CARDS;
+}
+
+/**
+ * How many children of `parent` share each template, counted once per parent: every block
+ * of a page may ask about its siblings, and counting them again per block was quadratic in
+ * a parent's children (thousands of one-off templates in one list).
+ */
+const countsByParent = new WeakMap<Element, Map<string, number>>();
+
+function templateCounts(parent: Element): Map<string, number> {
+  let counts = countsByParent.get(parent);
+  if (!counts) {
+    counts = new Map();
+    for (const [key, members] of childrenByTemplate(parent).groups) counts.set(key, members.length);
+    countsByParent.set(parent, counts);
+  }
+  return counts;
 }
 
 /** A row of tags under an index's teaser: at least this many links, each at most this long. */

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { childrenByTemplate, classAndId, isElement, isText, templateKey } from './dom.js';
+import { classAndId, forEachTemplateGroup, isElement, isText, templateKey } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -31,35 +31,32 @@ export function indexAroundStory(top: Element | null, storyLength: number, stats
   for (let i = 0; i <= CARD_CLIMB && card !== null; i++) {
     const parent = card.parent;
     if (!isElement(parent)) return null;
-    const teasers = teaserGroup(card, parent, stats).text;
+    const key = templateKey(card);
+    const siblings = parent.children.filter((c): c is Element => isElement(c) && templateKey(c) === key);
+    const teasers = teaserGroup(siblings, stats).text;
     if (teasers > 0 && teasers >= storyLength * MIN_GAIN) return parent;
     card = parent;
   }
   return null;
 }
 
-/** Text (and link text) held by the siblings of `card` that share its template and read as teasers; 0 when too few. */
+/** Text (and link text) held by the members of a template group that read as teasers; 0 when too few. */
 function teaserGroup(
-  card: Element,
-  parent: Element,
+  members: readonly Element[],
   stats: StatsMap,
   titled: (c: Element) => boolean = hasTitleLink,
 ): { text: number; links: number } {
-  const key = templateKey(card);
-  let same = 0;
   let teasers = 0;
   let text = 0;
   let links = 0;
-  for (const c of parent.children) {
-    if (!isElement(c) || templateKey(c) !== key) continue;
-    same++;
+  for (const c of members) {
     const len = stats.textLenOf(c);
     if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !titled(c)) continue;
     teasers++;
     text += len;
     links += stats.linkLenOf(c);
   }
-  return teasers >= MIN_TEASERS && teasers >= same * TEASER_SHARE ? { text, links } : { text: 0, links: 0 };
+  return teasers >= MIN_TEASERS && teasers >= members.length * TEASER_SHARE ? { text, links } : { text: 0, links: 0 };
 }
 
 /** A link long enough to be a title, in the first levels of the card (or the card itself). */
@@ -102,22 +99,11 @@ export interface TeaserList {
 export function largestTeaserGroup(root: Element, stats: StatsMap, linkedHeadings = true): TeaserList | null {
   const titled = linkedHeadings ? hasLinkedHeading : hasTitleLink;
   let best: TeaserList | null = null;
-  const stack: Element[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop() as Element;
-    let kids = 0;
-    for (const c of el.children) {
-      if (!isElement(c)) continue;
-      kids++;
-      stack.push(c);
-    }
-    if (kids < MIN_TEASERS) continue;
-    for (const [key, members] of childrenByTemplate(el).groups) {
-      if (members.length < MIN_TEASERS || READER_COMMENTS.test(classAndId(el)) || READER_COMMENTS.test(key)) continue;
-      const { text, links } = teaserGroup(members[0] as Element, el, stats, titled);
-      if (text > (best?.text ?? 0)) best = { parent: el, key, text, links };
-    }
-  }
+  forEachTemplateGroup(root, MIN_TEASERS, (parent, key, members) => {
+    if (READER_COMMENTS.test(classAndId(parent)) || READER_COMMENTS.test(key)) return;
+    const { text, links } = teaserGroup(members, stats, titled);
+    if (text > (best?.text ?? 0)) best = { parent, key, text, links };
+  });
   return best;
 }
 

@@ -3,8 +3,14 @@
  * content, the furniture around it is not. Fixtures are self-written section pages; the
  * page type is given so each rule is tested apart from the classifier.
  */
+import type { Element } from 'domhandler';
 import { describe, expect, it } from 'vitest';
+import { isElement, parseHtml } from '../../../../src/convert/html/dom.js';
+import { isGridCard } from '../../../../src/convert/html/grid-chrome.js';
+import { largestTeaserGroup } from '../../../../src/convert/html/index-cards.js';
 import { htmlToMarkdown } from '../../../../src/convert/html/index.js';
+import { computeStats } from '../../../../src/convert/html/stats.js';
+import { cpuMs } from '../../hostile/cpu.js';
 
 const read = (html: string) => htmlToMarkdown(html, 'https://news.example.org/economy/', { pageType: 'listing' }).markdown;
 
@@ -129,5 +135,39 @@ describe('a row of tags in a teaser of an index', () => {
   it('stays on a grid of products, where short links are the item’s own variants', () => {
     const md = htmlToMarkdown(html, 'https://code.example.com/topics/tools', { pageType: 'collection' }).markdown;
     expect(md).toContain('oceanography');
+  });
+});
+
+describe('many one-off templates in one list (hostile)', () => {
+  // 12,000 templates of four teasers each under one parent: asking each group (or each
+  // card) about its siblings by scanning them all again took over a minute.
+  const name = (n: number): string => {
+    let s = '';
+    for (let t = n; ; t = Math.floor(t / 26)) {
+      s += String.fromCharCode(97 + (t % 26));
+      if (t < 26) break;
+    }
+    return `k${s}`;
+  };
+  const teasers = Array.from({ length: 12_000 * 4 }, (_, i) => {
+    const t = Math.floor(i / 4);
+    return `<div class="${name(t)}"><h3><a href="/s/${i}">A teaser title long enough ${t}</a></h3><p>Teaser text for item ${i}.</p></div>`;
+  }).join('');
+  const body = (parseHtml(`<html><body><main>${teasers}</main></body></html>`).children[0] as Element).children.find(
+    (c): c is Element => isElement(c) && c.name === 'body',
+  ) as Element;
+  const stats = computeStats(body);
+
+  it('the largest teaser group and every card check stay linear (≤ 5 s CPU; ~0.5 s measured)', () => {
+    let group: ReturnType<typeof largestTeaserGroup> = null;
+    let cards = 0;
+    const ms = cpuMs(() => {
+      group = largestTeaserGroup(body, stats);
+      const main = body.children.find((c): c is Element => isElement(c) && c.name === 'main') as Element;
+      for (const c of main.children) if (isElement(c) && isGridCard(c, stats)) cards++;
+    });
+    expect(group).not.toBeNull();
+    expect(cards).toBe(12_000 * 4);
+    expect(ms).toBeLessThan(5000);
   });
 });
