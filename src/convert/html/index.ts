@@ -74,6 +74,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const finalType = content.pageType ?? pageType;
   const writer = new MarkdownWriter({
     base: effectiveBase(baseUrl, meta.baseHref),
+    page: effectiveBase(baseUrl, null),
     drop: content.drop,
     stats: content.stats,
     ...(content.cardImages ? { cardImages: content.cardImages } : {}),

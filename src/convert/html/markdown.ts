@@ -19,7 +19,7 @@ import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
 import { countContent, isDecorativeImage, isDeclaredDecoration, isPermalinkLabel, stripUnrendered } from './lean.js';
 import type { ContentCounts } from './lean.js';
-import { imageSource, linksToProfile, outputUrl } from './urls.js';
+import { imageSource, isSameDocumentLink, linksToProfile, outputUrl } from './urls.js';
 
 /**
  * Our HTML → GitHub-flavoured Markdown writer. Blocks are rendered to strings and joined
@@ -30,6 +30,8 @@ import { imageSource, linksToProfile, outputUrl } from './urls.js';
 export interface WriterOptions {
   /** Absolute base for links and images (page URL or `<base href>`), null to keep them as is. */
   base: string | null;
+  /** The page's own URL (links to a place in it are written as their text in lean output). */
+  page?: string | null;
   /** Elements to skip (from main-content detection). */
   drop?: ReadonlySet<Element>;
   /** Precomputed stats (for "does this inline element hold blocks?"); optional. */
@@ -70,11 +72,14 @@ const STRIKE = new Set(['del', 's', 'strike']);
 const SKIP_INLINE = new Set(['br', 'wbr']);
 /** Link text that is nothing but images. */
 const IMAGE_ONLY = /^(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
+/** A footnote's way back to its reference: an arrow, a caret, "back". */
+const BACK_ARROW = /^(?:[↩↑⤴⬆^]\uFE0E?|back)$/iu;
 /** A path naming a picture file. */
 const IMAGE_FILE = /\.(?:jpe?g|png|gif|webp|avif|bmp|tiff?)$/i;
 
 export class MarkdownWriter {
   readonly base: string | null;
+  private readonly page: string | null;
   private readonly drop: ReadonlySet<Element>;
   private readonly cardImages: ReadonlySet<Element>;
   private readonly emptyAltIsDecoration: boolean;
@@ -103,6 +108,7 @@ export class MarkdownWriter {
 
   constructor(opts: WriterOptions) {
     this.base = opts.base;
+    this.page = opts.page ?? null;
     this.drop = opts.drop ?? new Set();
     this.cardImages = opts.cardImages ?? new Set();
     this.emptyAltIsDecoration = opts.emptyAltIsDecoration === true;
@@ -416,6 +422,10 @@ export class MarkdownWriter {
     this.noteLink(url, el, href);
     if (this.linkMode === 'text') return inner;
     if (this.lean && this.thread && (linksToProfile(href) || isPermalinkLabel(text))) return inner;
+    // a place in the page itself (a citation's `[13]`, a table of contents, a footnote's way
+    // back): the Markdown keeps the text it points to, not the page's ids, so the URL only
+    // costs tokens; a bare way-back arrow says nothing without it
+    if (this.lean && isSameDocumentLink(url, this.page)) return BACK_ARROW.test(text) ? '' : inner;
     // numbered references already write each URL once
     if (this.lean && this.linkMode === 'inline' && !href.trim().startsWith('#')) {
       // a URL is written once: a repeat (the same card's title after its image, a profile

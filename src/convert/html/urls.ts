@@ -151,6 +151,19 @@ export function isProfileHref(href: string): boolean {
   return PROFILE_SEGMENT.test(hrefPath(href));
 }
 
+/**
+ * A link to a place in the page itself: the page's own URL with a fragment (`#fn3`,
+ * `#section-2` resolved against the page). Not a hash route (`#/inbox`, `#!/item`): that is
+ * another view. A fragment under a `<base href>` elsewhere resolves to that other page.
+ */
+export function isSameDocumentLink(url: string, page: string | null): boolean {
+  if (page === null) return false;
+  const hash = url.indexOf('#');
+  if (hash < 0 || hash === url.length - 1 || url[hash + 1] === '/' || url[hash + 1] === '!') return false;
+  const own = page.indexOf('#');
+  return url.slice(0, hash) === (own < 0 ? page : page.slice(0, own));
+}
+
 /** A profile link by its path, or phpBB's `memberlist.php?mode=viewprofile&u=…`. */
 export function linksToProfile(href: string): boolean {
   return isProfileHref(href) || PHPBB_PROFILE.test(href);

@@ -133,6 +133,33 @@ describe('pictures marked alt="" on landing, shop and grid pages', () => {
   });
 });
 
+describe('links to a place in the page itself', () => {
+  it('are written as their text: citations, a contents list, a post title; a way-back arrow goes', () => {
+    const md = read(
+      `${PROSE}<p>Tides follow the moon<sup><a href="#fn1">1</a></sup>, as <a href="https://shop.test/a#sources">the sources</a> say [<a href="/a#b13">13</a>].</p>` +
+        `<ol id="notes"><li id="fn1">Newton, Principia. <a href="#ref1">↩</a></li></ol>`,
+    );
+    expect(md).toContain('Tides follow the moon<sup>1</sup>, as the sources say [13].');
+    expect(md).toContain('1. Newton, Principia.');
+    expect(md).not.toContain('https://shop.test/a#');
+    expect(md).not.toContain('↩');
+  });
+
+  it('links elsewhere, hash routes and a fragment under a <base> elsewhere stay links', () => {
+    const md = read(
+      `${PROSE}<p>See <a href="/b#tides">the tide page</a>, the <a href="#/inbox">inbox</a> view, the <a href="#!/item/4">item</a> and <a href="#">top</a>.</p>`,
+    );
+    expect(md).toContain('[the tide page](https://shop.test/b#tides)');
+    expect(md).toContain('[inbox](https://shop.test/a#/inbox)');
+    expect(md).toContain('[item](https://shop.test/a#!/item/4)');
+    const based = htmlToMarkdown(
+      `<html><head><base href="https://cdn.test/blog/"></head><body><article>${PROSE}<p>One <a href="#history">section</a> below.</p></article></body></html>`,
+      'https://shop.test/a',
+    ).markdown;
+    expect(based).toContain('[section](https://cdn.test/blog/#history)');
+  });
+});
+
 describe('unrendered markup', () => {
   it('shortcodes and placeholders go, the text they wrap stays; prose brackets stay', () => {
     const closed = new Set(['vc_row', 'vc_column']);

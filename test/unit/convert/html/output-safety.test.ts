@@ -173,10 +173,10 @@ describe('output safety: Markdown rendered by marked runs no script', () => {
   });
 
   it('safe links stay links: http(s), mailto, tel, relative and fragments resolved against the page', () => {
-    const page = `<html><body><main><article>${FILLER}<p><a href="/docs">docs</a>, <a href="#part">part</a>, <a href="mailto:a@b.example">mail</a>, <a href="tel:+441234">call</a>.</p>${FILLER}</article></main></body></html>`;
+    const page = `<html><body><main><article>${FILLER}<p><a href="/docs">docs</a>, <a href="other.html#part">part</a>, <a href="mailto:a@b.example">mail</a>, <a href="tel:+441234">call</a>.</p>${FILLER}</article></main></body></html>`;
     const { markdown } = htmlToMarkdown(page, BASE);
     expect(markdown).toContain('[docs](https://safe.example/docs)');
-    expect(markdown).toContain('[part](https://safe.example/articles/page.html#part)');
+    expect(markdown).toContain('[part](https://safe.example/articles/other.html#part)');
     expect(markdown).toContain('[mail](mailto:a@b.example)');
     expect(markdown).toContain('[call](tel:+441234)');
   });
