@@ -104,7 +104,7 @@ export const readOptionProperties = {
     type: 'boolean',
     default: true,
     description:
-      'true: well-known tracking parameters (`utm_*`, `fbclid`, `gclid`, `msclkid`, `mc_cid`, `_hsenc`, …) are removed from every link and image URL and redirect wrappers that carry their target in the URL are unwrapped; everything else of a URL stays as found. false: URLs exactly as found.',
+      'true: well-known tracking parameters (`utm_*`, `fbclid`, `gclid`, `msclkid`, `mc_cid`, `_hsenc`, …) are removed from every link and image URL and redirect wrappers and affiliate click trackers that carry their target in the URL are unwrapped (Amazon and eBay links also lose their referral parameters); everything else of a URL stays as found. false: URLs exactly as found.',
   },
 } as const;
 

@@ -98,7 +98,7 @@ const DESCRIBE = {
   images: "true also returns the list of the content's images (url, alt).",
   image_mode: '"keep" (default), "alt" (images replaced by their alt text) or "drop": fewer tokens when images do not matter.',
   clean_urls:
-    'true (default) removes tracking parameters (utm_*, fbclid, gclid, …) from URLs and unwraps redirect wrappers; false keeps every URL exactly as found.',
+    'true (default) removes tracking parameters (utm_*, fbclid, gclid, …) from URLs and unwraps redirect wrappers and affiliate click trackers; false keeps every URL exactly as found.',
   link_mode:
     '"inline" (default) [text](url), "references" ([text][1] with the URL list at the end: easy to cite, fewer tokens when URLs repeat) or "text" (link text only, the fewest tokens).',
 };

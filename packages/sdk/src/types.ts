@@ -31,7 +31,7 @@ export interface ReadRequest {
   image_mode?: "keep" | "alt" | "drop";
   /** Links in the Markdown: `inline` `[text](url)`, `references` (`[text][1]`, one number per URL, the list of `[1]: url` at the end) or `text` (link text only). */
   link_mode?: "inline" | "references" | "text";
-  /** true: well-known tracking parameters (`utm_*`, `fbclid`, `gclid`, `msclkid`, `mc_cid`, `_hsenc`, …) are removed from every link and image URL and redirect wrappers that carry their target in the URL are unwrapped; everything else of a URL stays as found. false: URLs exactly as found. */
+  /** true: well-known tracking parameters (`utm_*`, `fbclid`, `gclid`, `msclkid`, `mc_cid`, `_hsenc`, …) are removed from every link and image URL and redirect wrappers and affiliate click trackers that carry their target in the URL are unwrapped (Amazon and eBay links also lose their referral parameters); everything else of a URL stays as found. false: URLs exactly as found. */
   clean_urls?: boolean;
 }
 
@@ -268,7 +268,7 @@ export interface BatchRequest {
   image_mode?: "keep" | "alt" | "drop";
   /** Links in the Markdown: `inline` `[text](url)`, `references` (`[text][1]`, one number per URL, the list of `[1]: url` at the end) or `text` (link text only). */
   link_mode?: "inline" | "references" | "text";
-  /** true: well-known tracking parameters (`utm_*`, `fbclid`, `gclid`, `msclkid`, `mc_cid`, `_hsenc`, …) are removed from every link and image URL and redirect wrappers that carry their target in the URL are unwrapped; everything else of a URL stays as found. false: URLs exactly as found. */
+  /** true: well-known tracking parameters (`utm_*`, `fbclid`, `gclid`, `msclkid`, `mc_cid`, `_hsenc`, …) are removed from every link and image URL and redirect wrappers and affiliate click trackers that carry their target in the URL are unwrapped (Amazon and eBay links also lose their referral parameters); everything else of a URL stays as found. false: URLs exactly as found. */
   clean_urls?: boolean;
 }
 

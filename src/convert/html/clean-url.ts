@@ -85,9 +85,84 @@ const REDIRECTS: ReadonlyArray<{ host: RegExp; path: RegExp; param: string }> = 
   { host: /^slack-redir\.net$/, path: /^\/link$/, param: 'url' },
   { host: /^(?:www\.)?deviantart\.com$/, path: /^\/users\/outgoing$/, param: '' },
   { host: /^href\.li$/, path: /^\/$/, param: '' },
+  // affiliate networks' click trackers: the shop's page is a parameter of the click URL
+  { host: /(?:^|\.)(?:pxf\.io|sjv\.io|7eer\.net|evyy\.net)$/, path: /^\/c\//, param: 'u' }, // Impact
+  { host: /^go\.(?:skimresources|redirectingat)\.com$/, path: /^\/?$/, param: 'url' }, // Skimlinks
+  { host: /^redirect\.viglink\.com$/, path: /^\/?$/, param: 'u' }, // Sovrn
+  { host: /^(?:www\.)?avantlink\.com$/, path: /^\/click\.php$/, param: 'url' },
+  { host: /^(?:www\.)?awin1\.com$/, path: /^\/(?:cread|awclick)\.php$/, param: 'ued' },
+  { host: /^click\.linksynergy\.com$/, path: /^\/(?:deeplink|link)$/, param: 'murl' }, // Rakuten
+  { host: /(?:^|\.)rockporch\.com$/, path: /^\/mlink\//, param: 'redirectUrl' },
+  { host: /(?:^|\.)(?:anrdoezrs\.net|jdoqocy\.com|tkqlhce\.com|dpbolvw\.net|kqzyfj\.com)$/, path: /^\/click-/, param: 'url' }, // CJ
+  { host: /\.go2cloud\.org$/, path: /^\/aff_c$/, param: 'url' }, // HasOffers
 ];
 
-function isTracking(name: string): boolean {
+/**
+ * CJ's other form carries the target in the path: `/links/<id>/type/dlg/[sid/<sub>/]https://…`.
+ */
+const PATH_REDIRECT = {
+  host: /(?:^|\.)(?:anrdoezrs\.net|jdoqocy\.com|tkqlhce\.com|dpbolvw\.net|kqzyfj\.com)$/,
+  path: /^\/links\/\d+\/type\/dlg\/(?:sid\/[^/]+\/)?(https?:\/\/.+)$/,
+};
+
+/**
+ * Marketplaces' own referral and click-path parameters, removed on those hosts only: who
+ * sent the visitor (an affiliate's `tag`, `linkCode`, `ascsubtag`), which widget and search
+ * it came from (`pf_rd_*`, `pd_rd_*`, `qid`, `sr`, `_trksid`, `itmprp`, …). What selects
+ * the item, its variant, seller or language stays. Amazon's `/ref=…` path tail is the same
+ * click path written into the path.
+ */
+const HOST_TRACKING: ReadonlyArray<{ host: RegExp; params: ReadonlySet<string>; prefixes: readonly string[]; pathTail?: RegExp }> = [
+  {
+    host: /(?:^|\.)amazon\.(?:com|ca|de|fr|it|es|nl|se|pl|in|sg|ae|sa|eg|co\.(?:uk|jp)|com\.(?:au|br|mx|tr|be))$/,
+    params: new Set([
+      'tag',
+      'linkcode',
+      'linkid',
+      'ascsubtag',
+      'creative',
+      'creativeasin',
+      'camp',
+      'ref',
+      'ref_',
+      'qid',
+      'sr',
+      'sprefix',
+      'crid',
+      'dib',
+      'dib_tag',
+      'content-id',
+      '_encoding',
+      'keywords',
+    ]),
+    prefixes: ['pf_rd_', 'pd_rd_'],
+    pathTail: /\/ref=[^/?#]*$/,
+  },
+  {
+    host: /(?:^|\.)ebay\.(?:com|ca|de|fr|it|es|nl|at|ch|ie|pl|be|co\.uk|com\.au)$/,
+    params: new Set([
+      '_trkparms',
+      '_trksid',
+      'hash',
+      'itmprp',
+      'itmmeta',
+      'amdata',
+      'mkcid',
+      'mkrid',
+      'mkevt',
+      'campid',
+      'customid',
+      'toolid',
+      '_skw',
+      '_from',
+    ]),
+    prefixes: [],
+  },
+];
+
+type HostRules = (typeof HOST_TRACKING)[number];
+
+function isTracking(name: string, host: HostRules | null): boolean {
   let n = name.toLowerCase();
   if (n.includes('%')) {
     try {
@@ -98,7 +173,24 @@ function isTracking(name: string): boolean {
   }
   if (TRACKING_PARAMS.has(n)) return true;
   for (const p of TRACKING_PREFIXES) if (n.startsWith(p)) return true;
+  if (host === null) return false;
+  if (host.params.has(n)) return true;
+  for (const p of host.prefixes) if (n.startsWith(p)) return true;
   return false;
+}
+
+/** The marketplace rules for the URL's host, if any. */
+function hostRules(href: string): HostRules | null {
+  const start = href.indexOf('//');
+  if (start < 0) return null;
+  const end = href.slice(start + 2).search(/[/?#]/);
+  const authority = end < 0 ? href.slice(start + 2) : href.slice(start + 2, start + 2 + end);
+  const host = authority
+    .slice(authority.lastIndexOf('@') + 1)
+    .replace(/:\d+$/, '')
+    .toLowerCase();
+  for (const r of HOST_TRACKING) if (r.host.test(host)) return r;
+  return null;
 }
 
 /** Unwrap hops at most this often (a wrapper around a wrapper). */
@@ -120,12 +212,21 @@ export function cleanUrl(href: string): string {
 
 /** The target of a known redirect wrapper, when it is an absolute http(s) URL inside the URL; else null. */
 function unwrapRedirect(href: string): string | null {
-  if (!href.includes('?') && !href.includes('href.li')) return null;
+  if (!href.includes('?') && !href.includes('href.li') && !href.includes('/type/dlg/')) return null;
   let u: URL;
   try {
     u = new URL(href);
   } catch {
     return null;
+  }
+  const inPath = PATH_REDIRECT.host.test(u.hostname) ? PATH_REDIRECT.path.exec(u.pathname + u.search) : null;
+  if (inPath?.[1]) {
+    try {
+      const t = new URL(inPath[1]);
+      if (t.protocol === 'http:' || t.protocol === 'https:') return t.href;
+    } catch {
+      // not a URL: keep the wrapper
+    }
   }
   for (const r of REDIRECTS) {
     if (!r.host.test(u.hostname) || !r.path.test(u.pathname)) continue;
@@ -152,8 +253,9 @@ function decodeSafe(s: string): string {
 
 /** The query without tracking parameters; every other byte of the URL as it was. */
 function stripTracking(href: string): string {
+  const host = hostRules(href);
   const q = href.indexOf('?');
-  if (q < 0) return href;
+  if (q < 0) return host?.pathTail ? withoutPathTail(href, host.pathTail) : href;
   const hash = href.indexOf('#', q);
   const query = href.slice(q + 1, hash < 0 ? href.length : hash);
   const fragment = hash < 0 ? '' : href.slice(hash);
@@ -162,9 +264,20 @@ function stripTracking(href: string): string {
   const kept = parts.filter((p) => {
     if (p === '') return true;
     const eq = p.indexOf('=');
-    return !isTracking(eq < 0 ? p : p.slice(0, eq));
+    return !isTracking(eq < 0 ? p : p.slice(0, eq), host);
   });
-  if (kept.length === parts.length) return href;
+  const path = host?.pathTail ? withoutPathTail(href.slice(0, q), host.pathTail) : href.slice(0, q);
+  if (kept.length === parts.length && path.length === q) return href;
   const rest = kept.filter((p) => p !== '').join('&');
-  return `${href.slice(0, q)}${rest === '' ? '' : `?${rest}`}${fragment}`;
+  return `${path}${rest === '' ? '' : `?${rest}`}${fragment}`;
+}
+
+/** The URL (no query) without its click-path tail (`/dp/B0…/ref=as_li_ss_tl` → `/dp/B0…`). */
+function withoutPathTail(href: string, tail: RegExp): string {
+  const hash = href.indexOf('#');
+  const main = hash < 0 ? href : href.slice(0, hash);
+  const cut = main.replace(tail, '');
+  // never cut into the host: a tail is a path segment after it
+  if (cut.length === main.length || cut.length <= main.indexOf('//') + 2 || !cut.slice(main.indexOf('//') + 2).includes('/')) return href;
+  return cut + (hash < 0 ? '' : href.slice(hash));
 }
