@@ -2,7 +2,7 @@ import { compile } from 'css-select';
 import type { Selector } from 'css-what';
 import { isTraversal, parse as parseSelector } from 'css-what';
 import type { AnyNode, Document, Element } from 'domhandler';
-import { topLevelRules } from './css-rules.js';
+import { type CssRule, topLevelRules } from './css-rules.js';
 import { mediaAppliesOnDesktop } from './media-query.js';
 import { isElement, notableForVisibility, textOf, walkElements } from './dom.js';
 
@@ -88,7 +88,7 @@ function sheetHiddenElements(doc: Document, css: string): Map<Element, HideReaso
   for (const rule of topLevelRules(css, mayHide)) {
     if (rules >= MAX_HIDING_RULES) break;
     const reason = hideReason(rule.declarations);
-    if (reason === null) continue;
+    if (reason === null || isUpgradeGuard(rule)) continue;
     rules++;
     const kind: HideReason = reason === 'ui' ? 'sheet-ui' : reason;
     for (const selector of splitSelectorList(rule.selectors)) index.add(selector, kind);
@@ -104,6 +104,25 @@ function sheetHiddenElements(doc: Document, css: string): Map<Element, HideReaso
     return el.name !== 'template';
   });
   return hidden;
+}
+
+/** A custom element's name as a type selector: after the start, a comma, a combinator or `(`. */
+const CUSTOM_ELEMENT_TYPE = /(?:^|[\s,>+~(])[a-z][a-z0-9]*-[a-z0-9-]*(?![\w-])/i;
+
+/**
+ * A sheet's guard against a flash of unstyled components: `visibility: hidden` or
+ * `opacity: 0` on custom elements (`x-card`, `:not(:defined)`) until their script upgrades
+ * them and shows them. A reader sees what they hold once the page has loaded, so the rule
+ * hides nothing (`display: none` on a component is a real choice and stays).
+ */
+function isUpgradeGuard(rule: CssRule): boolean {
+  const d = rule.declarations;
+  const display = d.get('display');
+  if (display !== undefined && display.startsWith('none')) return false;
+  const byVisibility = d.get('visibility')?.startsWith('hidden') === true;
+  const byOpacity = d.get('opacity') !== undefined && Number.parseFloat(d.get('opacity') as string) === 0;
+  if (!byVisibility && !byOpacity) return false;
+  return rule.selectors.includes(':defined') || CUSTOM_ELEMENT_TYPE.test(rule.selectors);
 }
 
 /** Properties hideReason reads, as a quick test of a rule's raw block before its declarations are read. */

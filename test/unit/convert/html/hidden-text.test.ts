@@ -141,6 +141,11 @@ const REVEALED: Array<[string, string]> = [
     `<div role="tablist"><a role="tab" href="#t1">Summer</a><a role="tab" href="#t2">Winter</a><div id="t1" role="tabpanel"><p>Summer sailings leave every hour.</p></div><div id="t2" role="tabpanel"><p>${PANEL}</p></div></div>`,
   ],
   [
+    'components hidden by the sheet until their script upgrades them',
+    `<ds-section><h3>Winter</h3><ds-copy slot="copy">${PANEL}</ds-copy></ds-section><style>[slot], ds-copy, ds-section, .cmp-container { visibility: hidden; }</style>`,
+  ],
+  ['components faded in once defined', `<ds-card><p>${PANEL}</p></ds-card><style>:not(:defined) { opacity: 0 }</style>`],
+  [
     'panel whose control comes after it',
     `<div id="p5" hidden><p>${PANEL}</p></div><button aria-controls="p5" aria-expanded="false">Winter</button>`,
   ],
@@ -167,6 +172,17 @@ describe('content revealed on interaction stays', () => {
     expect(markdown).not.toContain('timetable tab');
     expect(markdown).not.toContain('ferry newsletter');
     expect(markdown).not.toContain('ferry gala');
+    expect(markdown).not.toContain('desk bot');
+    expect(markdown).toContain('one hundred and twelve');
+  });
+
+  it('but a component the sheet removes from the layout (display:none) stays out, as does a class named like one', () => {
+    const html =
+      '<ds-modal><p>Sign up for our ferry newsletter and save ten percent.</p></ds-modal>' +
+      '<div class="ds-copy"><p>Chat with the ferry desk bot now.</p></div>' +
+      '<style>ds-modal { display: none } .ds-copy { visibility: hidden }</style>';
+    const { markdown } = htmlToMarkdown(page(html), 'https://lighthouse.example/');
+    expect(markdown).not.toContain('ferry newsletter');
     expect(markdown).not.toContain('desk bot');
     expect(markdown).toContain('one hundred and twelve');
   });
