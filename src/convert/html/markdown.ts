@@ -72,6 +72,28 @@ const STRIKE = new Set(['del', 's', 'strike']);
 const SKIP_INLINE = new Set(['br', 'wbr']);
 /** Link text that is nothing but images. */
 const IMAGE_ONLY = /^(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
+/** Parents whose children are a line of text, whatever they are. */
+const TEXT_PARENTS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'a', 'span', 'b', 'strong', 'em', 'i', 'label', 'button', 'summary', 'code', 'small', 'sup', 'sub']);
+/** Whether an element holds text of its own between its children (cached per parent). */
+const looseTextOf = new WeakMap<Element, boolean>();
+
+/**
+ * A custom element (`<ds-typography>`, `<x-card>`) is a block when it stands among blocks: a
+ * design system's components print a page's copy and cards without a `<p>` or a `<div>`, and
+ * lay out as blocks from their own styles. In a line of text (`Posted <relative-time>…`, a
+ * `<g-emoji>` in a sentence) it stays inline.
+ */
+function standsAlone(el: Element): boolean {
+  const parent = el.parent;
+  if (!isElement(parent) || TEXT_PARENTS.has(parent.name)) return false;
+  let loose = looseTextOf.get(parent);
+  if (loose === undefined) {
+    loose = parent.children.some((c) => isText(c) && c.data.trim() !== '');
+    looseTextOf.set(parent, loose);
+  }
+  return !loose;
+}
+
 /** A footnote's way back to its reference: an arrow, a caret, "back". */
 const BACK_ARROW = /^(?:[↩↑⤴⬆^]\uFE0E?|back)$/iu;
 /** A path naming a picture file. */
@@ -202,6 +224,7 @@ export class MarkdownWriter {
     if (name === 'mjx-container') return el.attribs.display === 'true' || el.attribs.display === 'block';
     if (name === 'img' || name === 'picture') return false;
     if (name === 'code') return this.hasBlockChild(el) || hasBr(el);
+    if (name.includes('-') && standsAlone(el)) return true;
     return this.hasBlockChild(el);
   }
 
