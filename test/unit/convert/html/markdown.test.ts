@@ -6,6 +6,13 @@ describe('markdown writer: blocks', () => {
     expect(md('<h1>Title</h1><h3>Sub <em>part</em></h3><h2> </h2>')).toBe('# Title\n\n### Sub *part*\n');
   });
 
+  it('writes custom elements standing among blocks as blocks, and keeps them inline in a line of text', () => {
+    expect(md('<div><ds-copy>First point.</ds-copy><ds-copy>Second point.</ds-copy></div>')).toBe('First point.\n\nSecond point.\n');
+    expect(md('<section><ds-qa><span>When?</span><ds-answer>Tomorrow.</ds-answer></ds-qa></section>')).toBe('When?\n\nTomorrow.\n');
+    expect(md('<p>Posted <relative-time>3 days ago</relative-time> by Ana</p>')).toBe('Posted 3 days ago by Ana\n');
+    expect(md('<div class="meta">Posted <relative-time>3 days ago</relative-time></div>')).toBe('Posted 3 days ago\n');
+  });
+
   it('separates paragraphs by one blank line and never leaves runs of blank lines', () => {
     expect(md('<p>a</p>\n\n\n<p>b</p><div><div><p>c</p></div></div>')).toBe('a\n\nb\n\nc\n');
   });
