@@ -31,6 +31,8 @@ const DECORATIVE_FILE =
 
 /** A logo, by its alt text or its file name (`client-logo-acme.svg`, "Acme logo"). */
 const LOGO = /(?:^|[^a-z])logos?(?:[^a-z]|$)/i;
+/** A folder named just that, anywhere up the path (`/img/logos/customers/acme.svg`), before any query. */
+const LOGO_FOLDER = /^[^?#]*\/logos?\//i;
 
 /** The content's image sources and link targets, counted once before writing. */
 export interface ContentCounts {
@@ -108,7 +110,7 @@ export function isDecorativeImage(img: Element, src: string, counts: ContentCoun
   if (inFigure(img)) return false;
   // a brand mark (a "trusted by" wall, a partner strip, the site's own): an image of a name,
   // also when it is all a link shows (a home link, a partner's site)
-  if (LOGO.test(pathOf(src)) || (alt !== undefined && LOGO.test(alt))) return true;
+  if (LOGO.test(pathOf(src)) || LOGO_FOLDER.test(src) || (alt !== undefined && LOGO.test(alt))) return true;
   // the only label of a link nothing else names ("Get it on Google Play"): the link needs it
   if (soleLinkLabel(img, counts)) return false;
   const path = pathOf(src);

@@ -47,11 +47,14 @@ describe('decorative images', () => {
       `${PROSE}<div class="trusted"><span>Trusted by</span>` +
         '<img src="/brands/harbour-co.svg" alt="Harbour Co logo">' +
         '<a href="https://partner.test/"><img src="/up/partner_logo.png" alt="Partner"></a>' +
-        '<img src="/up/LOGOS/ferry-lines.png" alt="Ferry Lines"></div>' +
+        '<img src="/up/LOGOS/ferry-lines.png" alt="Ferry Lines">' +
+        '<img src="/img/logos/customers/faded/tidewater.svg" alt="Tidewater"></div>' +
+        '<p><img src="/blog/logo-design-tips/2026/sketchbook.jpg" alt="A sketchbook of early ideas for the harbour mark"></p>' +
         '<figure><img src="/up/new-logo.png" alt="Our new logo"><figcaption>The redesigned mark</figcaption></figure>' +
         '<p><img src="/up/catalogue-cover.jpg" alt="The autumn catalogue cover on a wooden table"></p>',
     );
-    for (const gone of ['harbour-co.svg', 'partner_logo', 'ferry-lines']) expect(md).not.toContain(gone);
+    for (const gone of ['harbour-co.svg', 'partner_logo', 'ferry-lines', 'tidewater']) expect(md).not.toContain(gone);
+    expect(md).toContain('sketchbook.jpg');
     expect(md).not.toContain('partner.test');
     expect(md).toContain('Trusted by');
     expect(md).toContain('![Our new logo](https://shop.test/up/new-logo.png)');
