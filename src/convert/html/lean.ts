@@ -1,5 +1,5 @@
 import type { ChildNode, Element } from 'domhandler';
-import { isElement, isText } from './dom.js';
+import { isElement, isText, textOf } from './dom.js';
 import { imageSource } from './urls.js';
 
 /**
@@ -340,4 +340,67 @@ function nameEnd(data: string, at: number): number {
   let i = at;
   while (i < data.length && i - at <= 41 && /[a-z0-9_-]/.test(data[i] as string)) i++;
   return i;
+}
+
+/** Headings near a picture: up this many ancestors, among this many children of each. */
+const HEADING_ANCESTORS = 3;
+const HEADING_SIBLINGS = 12;
+/** A heading longer than this is no picture's name. */
+const HEADING_MAX_CHARS = 300;
+/** Not `h1`: the page's own subject (a product's name over its photo) keeps its picture. */
+const HEADING = new Set(['h2', 'h3', 'h4', 'h5', 'h6']);
+/** Normalised text of headings already read (each heading is read once per page). */
+const headingWords = new WeakMap<Element, string>();
+
+/**
+ * The picture's alt names the heading beside it (a feature tile "Cleans when you want" over
+ * a picture with that alt, a section picture named like its section, a teaser's headline):
+ * the heading says it, the picture only adds a URL (it stays in the `images` list). Two
+ * words at least; the heading is a child (or a child's first child) of one of the picture's
+ * three nearest ancestors.
+ */
+export function altNamesHeading(img: Element, alt: string): boolean {
+  const name = words(alt);
+  if (name.indexOf(' ') < 0) return false;
+  let el: Element['parent'] = img.parent;
+  for (let level = 0; level < HEADING_ANCESTORS && el !== null && isElement(el); level++, el = el.parent) {
+    let seen = 0;
+    for (const c of el.children) {
+      if (!isElement(c)) continue;
+      if (++seen > HEADING_SIBLINGS) break;
+      const heading = HEADING.has(c.name) ? c : firstHeadingChild(c);
+      if (heading !== null && sameName(name, wordsOfHeading(heading))) return true;
+    }
+  }
+  return false;
+}
+
+function firstHeadingChild(el: Element): Element | null {
+  for (const c of el.children) if (isElement(c)) return HEADING.has(c.name) ? c : null;
+  return null;
+}
+
+function wordsOfHeading(h: Element): string {
+  let w = headingWords.get(h);
+  if (w === undefined) {
+    const text = textOf(h);
+    w = text.length > HEADING_MAX_CHARS ? '' : words(text);
+    headingWords.set(h, w);
+  }
+  return w;
+}
+
+/** Equal, or one holds the other and is at least 60 % of its length. */
+function sameName(a: string, b: string): boolean {
+  if (a === '' || b === '') return false;
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= long.length * 0.6 && long.includes(short);
+}
+
+function words(s: string): string {
+  return s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }

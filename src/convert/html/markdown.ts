@@ -17,7 +17,7 @@ import { renderTable } from './markdown-table.js';
 import { BLOCK_TAGS } from './stats.js';
 import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
-import { countContent, isDecorativeImage, isDeclaredDecoration, isPermalinkLabel, stripUnrendered } from './lean.js';
+import { altNamesHeading, countContent, isDecorativeImage, isDeclaredDecoration, isPermalinkLabel, stripUnrendered } from './lean.js';
 import type { ContentCounts } from './lean.js';
 import { imageSource, isSameDocumentLink, linksToProfile, outputUrl } from './urls.js';
 
@@ -493,6 +493,8 @@ export class MarkdownWriter {
     if (this.imageMode === 'drop') return '';
     // a grid card's picture repeats the card's name: listed in `images`, not written
     if (this.lean && this.cardImages.has(img)) return '';
+    // on a shop, landing or grid page, a picture named like the heading beside it says nothing more
+    if (this.lean && this.emptyAltIsDecoration && altNamesHeading(img, alt)) return '';
     if (this.lean && url) {
       // the same picture again (a thumbnail and its repeat): written once
       if (this.writtenImages.has(url)) return '';

@@ -130,6 +130,22 @@ describe('pictures marked alt="" on landing, shop and grid pages', () => {
     expect(markdown).toContain('app-badge.png');
   });
 
+  it('a picture named like the heading beside it goes there (still listed); the h1 subject’s photo and a story’s stay', () => {
+    const tile = (title: string, file: string) =>
+      `<div class="tile"><img src="/img/${file}" alt="${title}"><div class="body"><h3>${title}</h3><p>Our skippers know every rock in the bay and every tern nest on the cliffs.</p></div></div>`;
+    const page = servicePage(
+      `<p><img src="/img/harbour-tours.jpg" alt="Harbour tours for groups"></p>${tile('Private charters', 'charter.jpg')}${tile('Sunset sails', 'sunset.jpg')}`,
+    );
+    const { markdown, images } = htmlToMarkdown(page, 'https://tours.test/', { images: true });
+    expect(markdown).toContain('harbour-tours.jpg');
+    expect(markdown).not.toContain('charter.jpg');
+    expect(markdown).not.toContain('sunset.jpg');
+    expect(markdown).toContain('### Private charters');
+    expect(images?.map((i) => i.url)).toContain('https://tours.test/img/charter.jpg');
+    const story = read(`${PROSE.repeat(3)}${tile('Private charters', 'charter.jpg')}${PROSE.repeat(3)}`);
+    expect(story).toContain('charter.jpg');
+  });
+
   it('a story keeps its bare picture (editors leave alts empty)', () => {
     const md = read(`${PROSE.repeat(3)}<p><img src="/photos/pier-at-dawn.jpg" alt=""></p>${PROSE.repeat(3)}`);
     expect(md).toContain('pier-at-dawn.jpg');
