@@ -73,7 +73,29 @@ const SKIP_INLINE = new Set(['br', 'wbr']);
 /** Link text that is nothing but images. */
 const IMAGE_ONLY = /^(?:!\[[^\]]*\]\([^)]*\)\s*)+$/;
 /** Parents whose children are a line of text, whatever they are. */
-const TEXT_PARENTS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'a', 'span', 'b', 'strong', 'em', 'i', 'label', 'button', 'summary', 'code', 'small', 'sup', 'sub']);
+const TEXT_PARENTS = new Set([
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'pre',
+  'a',
+  'span',
+  'b',
+  'strong',
+  'em',
+  'i',
+  'label',
+  'button',
+  'summary',
+  'code',
+  'small',
+  'sup',
+  'sub',
+]);
 /** Whether an element holds text of its own between its children (cached per parent). */
 const looseTextOf = new WeakMap<Element, boolean>();
 

@@ -2,7 +2,8 @@ import { compile } from 'css-select';
 import type { Selector } from 'css-what';
 import { isTraversal, parse as parseSelector } from 'css-what';
 import type { AnyNode, Document, Element } from 'domhandler';
-import { type CssRule, topLevelRules } from './css-rules.js';
+import type { CssRule } from './css-rules.js';
+import { topLevelRules } from './css-rules.js';
 import { mediaAppliesOnDesktop } from './media-query.js';
 import { isElement, notableForVisibility, textOf, walkElements } from './dom.js';
 
