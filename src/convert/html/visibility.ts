@@ -119,7 +119,7 @@ const CUSTOM_ELEMENT_TYPE = /(?:^|[\s,>+~(])[a-z][a-z0-9]*-[a-z0-9-]*(?![\w-])/i
 function isUpgradeGuard(rule: CssRule): boolean {
   const d = rule.declarations;
   const display = d.get('display');
-  if (display !== undefined && display.startsWith('none')) return false;
+  if (display?.startsWith('none')) return false;
   const byVisibility = d.get('visibility')?.startsWith('hidden') === true;
   const byOpacity = d.get('opacity') !== undefined && Number.parseFloat(d.get('opacity') as string) === 0;
   if (!byVisibility && !byOpacity) return false;
