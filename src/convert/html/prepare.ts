@@ -1,6 +1,6 @@
 import { Element, Text } from 'domhandler';
 import type { ChildNode, Document, ParentNode } from 'domhandler';
-import { MAX_DEPTH, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
+import { MAX_DEPTH, collapseWhitespace, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
 import { ServedContent } from './served-content.js';
 import { labelTabPanels } from './tabs.js';
 import type { HideReason, VisibilityPlan } from './visibility.js';
@@ -129,7 +129,10 @@ export function prepareDocument(doc: Document, options: PrepareOptions = {}): Pr
   walk.served.placeSegments();
   for (const { div, depth } of walk.served.rescueNoscripts()) walk.run(div.children, depth + 1);
   // before removal: tab strips and radio inputs are still in the tree to pair with panels
-  for (const label of labelTabPanels(walk.tablists, walk.tabLabels)) walk.doomed.push(label);
+  const tabNames = new Set(labelTabPanels(walk.tablists, walk.tabLabels));
+  for (const label of tabNames) walk.doomed.push(label);
+  markChoiceLabels(walk.tabLabels, tabNames, walk.choiceInputs, walk.choices);
+  for (const [table, rows] of walk.orderRows) table.attribs['data-pith-order-rows'] = String(rows);
   removeNodes(walk.doomed);
   const { signals, raw, hints, flattened, firstBody, firstHtml, hidden } = walk;
   return { signals, raw, hints, flattened, firstBody, firstHtml, hidden };
@@ -152,6 +155,12 @@ class PrepareWalk {
   readonly doomed: ChildNode[] = [];
   readonly tablists: Element[] = [];
   readonly tabLabels: Element[] = [];
+  /** Radio and checkbox inputs by id, for the labels that name their choices. */
+  readonly choiceInputs = new Map<string, Element>();
+  /** Tables and how many of their rows hold a quantity field (an order form). */
+  readonly orderRows = new Map<Element, number>();
+  /** Labels around their radio or checkbox input. */
+  readonly choices: Array<[Element, Element]> = [];
   readonly hidden: HiddenText = { invisibleChars: 0, revealableChars: 0, sample: '' };
   flattened = 0;
   firstBody: Element | null = null;
@@ -214,6 +223,37 @@ class PrepareWalk {
 
   private bodyProse = -1;
 
+  /** A quantity field in a table row: the row is a line of an order form (a variant per row, the amount to buy). */
+  private noteQuantity(input: Element): void {
+    let row: Element | null = null;
+    let p = input.parent;
+    for (let hop = 0; isElement(p) && hop < ORDER_ROW_HOPS; hop++, p = p.parent) {
+      if (p.name === 'tr') row = p;
+      else if (p.name === 'table') {
+        if (row && this.lastOrderRow !== row) this.orderRows.set(p, (this.orderRows.get(p) ?? 0) + 1);
+        this.lastOrderRow = row;
+        return;
+      }
+    }
+  }
+
+  private lastOrderRow: Element | null = null;
+
+  /** A radio or checkbox input: its id is kept for `<label for>`, and a label around it is marked now. */
+  private noteChoice(input: Element): void {
+    const type = (input.attribs.type ?? '').toLowerCase();
+    if (type !== 'radio' && type !== 'checkbox') return;
+    const id = input.attribs.id;
+    if (id && !this.choiceInputs.has(id)) this.choiceInputs.set(id, input);
+    let p = input.parent;
+    for (let hop = 0; isElement(p) && hop < CHOICE_LABEL_HOPS; hop++, p = p.parent) {
+      if (p.name === 'label') {
+        this.choices.push([p, input]);
+        return;
+      }
+    }
+  }
+
   run(nodes: readonly ChildNode[], startDepth: number): void {
     const { signals, raw, doomed, served } = this;
     const stack: ChildNode[] = [];
@@ -265,6 +305,10 @@ class PrepareWalk {
       }
       if (a.itemtype !== undefined) noteItemTypes(a.itemtype, this.hints.itemTypes);
       if (NEVER_CONTENT.has(name)) {
+        if (name === 'input') {
+          this.noteChoice(node);
+          if ((a.type ?? '').toLowerCase() === 'number') this.noteQuantity(node);
+        }
         collectHeadFact(node, raw);
         if (name === 'button' || name === 'input') {
           if (CART_CONTROL.test(name === 'input' ? (a.value ?? '') : textOf(node))) this.hints.cartControls++;
@@ -310,6 +354,51 @@ class PrepareWalk {
         depths.push(depth + 1);
       }
     }
+  }
+}
+
+/** A quantity field sits at most this many levels below its table. */
+const ORDER_ROW_HOPS = 12;
+/** A label wraps its input at most this many levels up. */
+const CHOICE_LABEL_HOPS = 3;
+
+/** An input group of this many choices whose labels all say the same word labels a widget ("Swatch", "Compare"). */
+const WIDGET_GROUP_MIN = 3;
+
+/**
+ * Labels that name a choice of a radio or checkbox input (a colour, a size, a review filter,
+ * a consent box) get `data-pith-choice`: `on` when the input is checked, else `off`, and
+ * `widget` when every label of the input group (inputs of one `name`) says the same thing:
+ * then the label is the control's word ("Swatch" under each colour), not the choice's name.
+ * The inputs are gone after prepare; region.ts reads the mark. `choices` holds the labels
+ * around their input; the `<label for>`s are paired here (those not turned into tab names).
+ */
+function markChoiceLabels(
+  labels: readonly Element[],
+  tabNames: ReadonlySet<Element>,
+  inputs: ReadonlyMap<string, Element>,
+  choices: Array<[Element, Element]>,
+): void {
+  for (const label of labels) {
+    const input = tabNames.has(label) ? undefined : inputs.get(label.attribs.for ?? '');
+    if (input) choices.push([label, input]);
+  }
+  const groups = new Map<string, { size: number; text: string | null }>();
+  for (const [label, input] of choices) {
+    if (label.attribs['data-pith-choice'] !== 'on') label.attribs['data-pith-choice'] = input.attribs.checked !== undefined ? 'on' : 'off';
+    const name = input.attribs.name;
+    if (!name) continue;
+    const text = collapseWhitespace(textOf(label)).trim();
+    const group = groups.get(name);
+    if (!group) groups.set(name, { size: 1, text });
+    else {
+      group.size++;
+      if (group.text !== text) group.text = null;
+    }
+  }
+  for (const [label, input] of choices) {
+    const group = groups.get(input.attribs.name ?? '');
+    if (group && group.size >= WIDGET_GROUP_MIN && group.text) label.attribs['data-pith-choice'] = 'widget';
   }
 }
 

@@ -50,7 +50,8 @@ export function otherProductCards(el: Element, stats: StatsMap, own: ReadonlySet
     let pictured = 0;
     let cardText = 0;
     for (const m of members) {
-      const text = stats.textLenOf(m);
+      // The labels of a card's colour or size picker are its controls, not its text.
+      const text = stats.textLenOf(m) - stats.choiceLenOf(m);
       const links = stats.linkLenOf(m);
       if (text === 0 || text > CARD_MAX_TEXT || links < text * CARD_MIN_LINK_SHARE) continue;
       const price = holdsPrice(m);
@@ -111,6 +112,35 @@ export function templateFields(dl: Element): Element[] {
     if (inField) out.push(c);
   }
   return out;
+}
+
+/** A list of prices in other currencies has at least this many entries of at most this much text. */
+const CURRENCY_LIST_MIN = 3;
+const CURRENCY_ENTRY_MAX = 40;
+
+/**
+ * A list whose every entry is a price named by its own currency code (`AED: 549.56AED`,
+ * `USD: $149.64`): the product's price converted for other countries, a currency picker's
+ * hint, not the product. Bulk tiers (`10–49 $15.00`) name no currency and stay. Each
+ * entry's text is read once, and only when it is short.
+ */
+export function isCurrencyList(list: Element, stats: StatsMap): boolean {
+  if (list.name !== 'ul' && list.name !== 'ol') return false;
+  const codes = new Set<string>();
+  let entries = 0;
+  let priced = 0;
+  for (const c of list.children) {
+    if (!isElement(c)) continue;
+    if (c.name !== 'li' || stats.textLenOf(c) > CURRENCY_ENTRY_MAX) return false;
+    const text = textOf(c);
+    const code = /[A-Z]{3}/.exec(text)?.[0];
+    // Letters only in codes of three capitals, a new code per entry, a digit for the amount.
+    if (!code || codes.has(code) || /\p{L}/u.test(text.replace(/[A-Z]{3}/g, '')) || !/\d/.test(text)) return false;
+    codes.add(code);
+    entries++;
+    if (PRICE.test(text)) priced++;
+  }
+  return entries >= CURRENCY_LIST_MIN && priced * 2 >= entries;
 }
 
 /** Currency codes, which are a price's letters. */

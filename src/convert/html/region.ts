@@ -6,7 +6,7 @@ import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.j
 import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf } from './dom.js';
 import { largestTeaserGroup } from './index-cards.js';
 import type { PageType } from './page-type.js';
-import { dedupeRepeatedPassage, galleryTail, otherProductCards, repeatedViews, templateFields } from './product.js';
+import { dedupeRepeatedPassage, galleryTail, isCurrencyList, otherProductCards, repeatedViews, templateFields } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
@@ -263,6 +263,15 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
       drop.add(blockHeadedBy(el, stats, guard, roots));
       continue;
     }
+    // A label every choice of its group repeats ("Swatch", "Compare") is the control's word (prepare.ts).
+    if (el.attribs['data-pith-choice'] === 'widget') {
+      drop.add(el);
+      continue;
+    }
+    if (pageType === 'product' && isOrderForm(el)) {
+      drop.add(el);
+      continue;
+    }
     if (pageType === 'product' && dropBesideProduct(el, stats, guard, regionText, drop)) continue;
     // Paragraphs, listings and data tables are content as a whole; layout tables (old forums) are not.
     if (el.name === 'p' || el.name === 'pre' || (el.name === 'table' && isDataTable(el, s) && !cellsHoldBlocks(el, stats))) continue;
@@ -280,7 +289,8 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
 function dropBesideProduct(el: Element, stats: StatsMap, guard: ChromeGuard, regionText: number, drop: Set<Element>): boolean {
   const cards = otherProductCards(el, stats, guard.wrappers);
   // A grid holding most of the page is the page: a category read as a product.
-  if (cards && cards.reduce((n, c) => n + stats.textLenOf(c), 0) < regionText * GRID_MAX_SHARE) {
+  // (Its cards' pickers are controls, not text: they do not count.)
+  if (cards && cards.reduce((n, c) => n + stats.textLenOf(c) - stats.choiceLenOf(c), 0) < regionText * GRID_MAX_SHARE) {
     if (guard.wrappers.has(el)) {
       for (const c of cards) drop.add(c);
       return false;
@@ -290,9 +300,24 @@ function dropBesideProduct(el: Element, stats: StatsMap, guard: ChromeGuard, reg
     if (before && isHeadingBlock(before, stats)) drop.add(before);
     return true;
   }
+  if (isCurrencyList(el, stats)) {
+    drop.add(el);
+    return true;
+  }
   for (const c of galleryTail(el, stats, guard.wrappers)) drop.add(c);
   if (el.name === 'dl') for (const c of templateFields(el)) drop.add(c);
   return false;
+}
+
+/** Rows of a table holding a quantity field (prepare.ts) for it to be an order form. */
+const ORDER_FORM_MIN_ROWS = 2;
+
+/**
+ * On a product page, a table whose rows each hold a quantity field is an order form (one
+ * variant per row, the amount to buy, a running total), not a specification.
+ */
+function isOrderForm(el: Element): boolean {
+  return el.name === 'table' && Number(el.attribs['data-pith-order-rows'] ?? 0) >= ORDER_FORM_MIN_ROWS;
 }
 
 function isOthersHeading(text: string, pageType: PageType): boolean {

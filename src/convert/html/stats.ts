@@ -23,6 +23,8 @@ export interface ElementStats {
   codeBlocks: number;
   /** `<br>` descendants: text-only blocks split by breaks are several paragraphs. */
   breaks: number;
+  /** Part of textLen in labels of radio and checkbox choices (`data-pith-choice`, prepare.ts), outside links. */
+  choiceLen: number;
   /** Has a block-level descendant (so it is a container, not a paragraph). */
   hasBlock: boolean;
   /** Contains `<main>` or an articleBody microdata node. */
@@ -98,6 +100,7 @@ class Columns {
   readonly embeds: Int32Array;
   readonly breaks: Int32Array;
   readonly codeBlocks: Int32Array;
+  readonly choiceLen: Int32Array;
   readonly flags: Uint8Array;
   constructor(n: number) {
     this.textLen = new Int32Array(n);
@@ -110,6 +113,7 @@ class Columns {
     this.embeds = new Int32Array(n);
     this.breaks = new Int32Array(n);
     this.codeBlocks = new Int32Array(n);
+    this.choiceLen = new Int32Array(n);
     this.flags = new Uint8Array(n);
   }
 }
@@ -148,6 +152,7 @@ export class StatsMap {
       embeds: c.embeds[i] as number,
       breaks: c.breaks[i] as number,
       codeBlocks: c.codeBlocks[i] as number,
+      choiceLen: c.choiceLen[i] as number,
       hasBlock: (flags & HAS_BLOCK) !== 0,
       hasMainish: (flags & HAS_MAINISH) !== 0,
       order: i,
@@ -168,6 +173,11 @@ export class StatsMap {
   hasBlockOf(el: Element): boolean {
     const i = this.indexOf(el);
     return i >= 0 && ((this.cols.flags[i] as number) & HAS_BLOCK) !== 0;
+  }
+
+  choiceLenOf(el: Element): number {
+    const i = this.indexOf(el);
+    return i < 0 ? 0 : (this.cols.choiceLen[i] as number);
   }
 
   imagesOf(el: Element): number {
@@ -222,7 +232,8 @@ export function computeStats(root: ParentNode): StatsMap {
       headingLen = 0,
       embeds = 0,
       breaks = 0,
-      codeBlocks = 0;
+      codeBlocks = 0,
+      choiceLen = 0;
     let flags = 0;
     for (const c of el.children) {
       if (isText(c)) {
@@ -246,6 +257,7 @@ export function computeStats(root: ParentNode): StatsMap {
         embeds += cols.embeds[ci] as number;
         breaks += cols.breaks[ci] as number;
         codeBlocks += cols.codeBlocks[ci] as number;
+        choiceLen += cols.choiceLen[ci] as number;
         const cHasBlock = (cFlags & HAS_BLOCK) !== 0;
         const n = c.name;
         if (cHasBlock || BLOCK_TAGS.has(n)) flags |= HAS_BLOCK;
@@ -261,6 +273,7 @@ export function computeStats(root: ParentNode): StatsMap {
       }
     }
     if (el.name === 'a') linkLen = textLen;
+    else if (el.name === 'label' && el.attribs['data-pith-choice'] !== undefined) choiceLen = textLen - linkLen;
     cols.textLen[i] = textLen;
     cols.linkLen[i] = linkLen;
     cols.commas[i] = commas;
@@ -271,6 +284,7 @@ export function computeStats(root: ParentNode): StatsMap {
     cols.embeds[i] = embeds;
     cols.breaks[i] = breaks;
     cols.codeBlocks[i] = codeBlocks;
+    cols.choiceLen[i] = choiceLen;
     cols.flags[i] = flags;
   }
   return map;

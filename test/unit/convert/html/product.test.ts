@@ -339,3 +339,82 @@ describe('product page: keyboard furniture and shop sections', () => {
     expect(md).toContain('Skip rope');
   });
 });
+
+describe('product page: form controls', () => {
+  it('drops the labels every swatch of a group repeats, and keeps named choices', () => {
+    const swatch = (c: string, checked = ''): string =>
+      `<span class="swatch" style="background-image:url(/sw/${c}.jpg)"><input type="checkbox" name="swatch-checkbox" id="sw-${c}" ${checked}><label for="sw-${c}"><span>Swatch</span></label></span>`;
+    const colours = `<div class="colours">${['moss', 'rust', 'black', 'navy'].map((c, i) => swatch(c, i === 0 ? 'checked' : '')).join('')}</div>`;
+    const sizes = `<div class="sizes">${['Small', 'Medium', 'Large']
+      .map((s) => `<label><input type="radio" name="size" value="${s}"> ${s}</label>`)
+      .join('')}</div>`;
+    const md = htmlToMarkdown(page(`${summary}${colours}${sizes}${description}`), URL).markdown;
+    expect(md).not.toContain('Swatch');
+    expect(md).toContain('Medium');
+    expect(md).toContain('700-fill down jacket');
+  });
+
+  it('keeps a group whose labels differ, even when most repeat a word', () => {
+    const html = page(
+      `${summary}<div class="opts">${['Gift wrap', 'Gift wrap', 'Gift card']
+        .map((t, i) => `<label><input type="checkbox" name="extras" value="${i}"> ${t}</label>`)
+        .join('')}</div>${description}`,
+    );
+    expect(htmlToMarkdown(html, URL).markdown).toContain('Gift card');
+  });
+
+  it('drops a strip of cards for accessories whose colour pickers outweigh their links', () => {
+    const picker = (i: number): string =>
+      `<div class="picker"><span>Colour: Sage Trio</span>${[
+        'Sage Trio',
+        'Harbour Blue Trio',
+        'Desert Clay Trio',
+        'Charcoal Trio',
+        'Sandstone Trio',
+        'Glacier White Trio',
+      ]
+        .map((c, j) => `<div><input type="radio" name="colour-${i}" id="c-${i}-${j}"><label for="c-${i}-${j}">${c}</label></div>`)
+        .join('')}</div>`;
+    const item = (name: string, price: string, i: number): string =>
+      `<div class="essential-item"><input type="checkbox" id="add-${i}"><label for="add-${i}"><img src="/acc/${i}.jpg" alt=""><a href="/products/acc-${i}">${name}</a><span class="price">${price}</span></label>${picker(i)}</div>`;
+    const strip = `<div class="essentials"><p>Add the essentials</p><div class="essential-list">${item('Summit Slider Lid Pack', '$10.00', 1)}${item(
+      'Summit Medium Straw Lid',
+      '$12.00',
+      2,
+    )}${item('Summit Tumbler Handle', '$15.00', 3)}</div></div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${strip}`), URL).markdown;
+    expect(md).toContain('packs into its own chest pocket');
+    expect(md).not.toMatch(/Slider Lid Pack|Straw Lid|Harbour Blue Trio|\$12\.00/);
+  });
+
+  it('drops an order form: a table of variants with a quantity field per row', () => {
+    const row = (v: string, i: number): string =>
+      `<tr class="variant-item"><td>${v}</td><td><label for="q-${i}">Quantity</label><input type="number" id="q-${i}" name="updates[]" value="0"></td><td>$249.00/ea</td><td>$0.00</td></tr>`;
+    const form = `<form action="/cart/update"><table class="order-list"><thead><tr><th>Variant</th><th>Quantity</th><th>Price</th><th>Total</th></tr></thead><tbody>${[
+      'Moss / S',
+      'Moss / M',
+      'Rust / S',
+    ]
+      .map(row)
+      .join('')}</tbody></table></form>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${form}`), URL).markdown;
+    expect(md).toContain('| Weight | 410 g |');
+    expect(md).not.toMatch(/Moss \/ M|\$249\.00\/ea/);
+  });
+
+  it('drops the price converted into other currencies, and keeps a list of sizes with numbers', () => {
+    const currencies = `<div class="price-info"><ul class="price-list">${[
+      ['AED', '914.50AED'],
+      ['GBP', '£196.40'],
+      ['CAD', '$341.20'],
+      ['SGD', '$332.75'],
+    ]
+      .map(([c, p]) => `<li><b>${c}</b>: <span>${p}</span></li>`)
+      .join('')}</ul></div>`;
+    const fits = '<ul class="fits"><li>UK 8</li><li>UK 10</li><li>UK 12</li></ul>';
+    const md = htmlToMarkdown(page(`${summary}${currencies}${fits}${description}`), URL).markdown;
+    expect(md).toContain('$249.00');
+    expect(md).not.toMatch(/914\.50|£196\.40|SGD/);
+    expect(md).toContain('UK 10');
+  });
+});
