@@ -2,6 +2,7 @@ import { Element, Text } from 'domhandler';
 import type { ChildNode, Document, ParentNode } from 'domhandler';
 import { MAX_DEPTH, collapseWhitespace, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
 import { ServedContent } from './served-content.js';
+import { BLOCK_TAGS } from './stats.js';
 import { labelTabPanels } from './tabs.js';
 import type { HideReason, VisibilityPlan } from './visibility.js';
 import { INVISIBLE_MAX_CHARS, hideReason, inlineDeclarations, isRevealable, looksAnimated, planVisibility } from './visibility.js';
@@ -343,6 +344,10 @@ class PrepareWalk {
         doomed.push(node);
         continue;
       }
+      if (repeatsTextBefore(node)) {
+        doomed.push(node);
+        continue;
+      }
       if (depth >= this.maxDepth && node.children.length > 0) {
         flattenChildren(node);
         this.flattened++;
@@ -426,6 +431,41 @@ function collectHeadFact(el: Element, raw: RawMetadata): void {
   } else if (el.name === 'base') {
     if (raw.baseHref === null && a.href) raw.baseHref = a.href;
   }
+}
+
+/** A repeated text this short may be a word said twice on purpose ("Bye bye"). */
+const ECHO_MIN_CHARS = 4;
+
+/**
+ * An inline element right after a text that says exactly the same thing (`EUR 163.12<span
+ * class="clipped">EUR 163.12</span>`): a copy for screen readers under a class we do not
+ * know. Read with a bound of the text's length, so a large element costs no more.
+ */
+function repeatsTextBefore(el: Element): boolean {
+  const prev = el.prev;
+  if (prev?.type !== 'text' || BLOCK_TAGS.has(el.name)) return false;
+  const before = prev.data.trim();
+  if (before.length < ECHO_MIN_CHARS || !prev.data.endsWith(before)) return false;
+  return boundedText(el, before.length + 1).trim() === before;
+}
+
+/** Nodes read of a possible echo, at most (a copy for screen readers is a span or two). */
+const ECHO_MAX_NODES = 16;
+
+/** The text of `el`, stopping once it is longer than `max` characters or ECHO_MAX_NODES nodes were read (then ''). */
+function boundedText(el: Element, max: number): string {
+  let out = '';
+  const stack: ChildNode[] = [el];
+  for (let seen = 0; stack.length > 0 && out.length <= max; seen++) {
+    if (seen >= ECHO_MAX_NODES) return '';
+    const n = stack.pop() as ChildNode;
+    if (n.type === 'text') out += n.data;
+    else if (isElement(n)) {
+      if (n.children.length > ECHO_MAX_NODES) return '';
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as ChildNode);
+    }
+  }
+  return out;
 }
 
 /** Why a reader would not see `el` (attributes, utility classes, inline style, the page's sheets), or null. */

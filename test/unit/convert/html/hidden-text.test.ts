@@ -196,3 +196,32 @@ describe('content revealed on interaction stays', () => {
     expect(markdown).toContain('one hundred and twelve');
   });
 });
+
+describe('a copy for screen readers right after the same text', () => {
+  it('keeps one copy when an inline element repeats the text before it', () => {
+    const md = htmlToMarkdown(
+      page(
+        '<p><span class="price">EUR 163.12<span class="clipped">EUR 163.12</span></span> · ends <span>Sat, Aug 31<span class="x">Sat, Aug 31</span></span></p>',
+      ),
+      'https://example.com/lighthouse',
+    ).markdown;
+    expect(md).toContain('EUR 163.12 · ends Sat, Aug 31');
+    expect(md).not.toMatch(/163\.12\s*EUR 163\.12|Aug 31\s*Sat/);
+  });
+
+  it('keeps a word said twice on purpose and a copy that adds words', () => {
+    const md = htmlToMarkdown(page('<p>Bye <em>Bye</em>. Now only <b>Now only £4</b>.</p>'), 'https://example.com/lighthouse').markdown;
+    expect(md).toContain('Bye *Bye*');
+    expect(md).toContain('Now only **Now only £4**');
+  });
+
+  it('reads a bounded amount of a large element after a text', () => {
+    const many = Array.from({ length: 20000 }, () => '<i></i>').join('');
+    const html = page(
+      `<p>${'repeat '.repeat(5)}${Array.from({ length: 2000 }, () => `repeat<span>${many.slice(0, 400)}repeat</span>`).join('')}</p>`,
+    );
+    const start = performance.now();
+    htmlToMarkdown(html, 'https://example.com/lighthouse');
+    expect(performance.now() - start).toBeLessThan(5000);
+  });
+});
