@@ -44,6 +44,13 @@ const SHOP_FURNITURE_HEADING =
 const THREAD_FURNITURE_HEADING =
   /^(?:(?:check out|see|browse|explore)\s+)?(?:(?:other|more)\s+)?(?:similar|related|suggested|recommended|other|more|latest|popular|trending) (?:topics|threads|discussions|questions|conversations)\b|^(?:top posters|popular days|recently browsing|(?:topic|thread) (?:statistics|stats))\b/i;
 const OTHERS_HEADING_MAX = 80;
+/**
+ * On a product page: a block whose whole text is a control of the buy box or the page's
+ * tools, left as text once prepare removed the buttons ("Wishlist", "Size guide", "View
+ * dimensions", "Back to navigation"). Availability and prices are the product's and stay.
+ */
+const BUY_BOX_CONTROL =
+  /^(?:(?:add to |save to |save for later to )?(?:wish ?list|favou?rites)|add to (?:list|compare|registry)|compare|view (?:full )?details|view dimensions|size (?:guide|chart)|(?:see|view) (?:all )?faqs|back to (?:navigation|top)|see bulk discounts|share|print)$/i;
 /** A grid of other products holds less than this share of a product page's region. */
 const GRID_MAX_SHARE = 0.5;
 /** Cells looked at to tell a layout table from a data table. */
@@ -259,9 +266,16 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
       continue;
     }
     const s = stats.get(el);
-    if (s && !s.hasBlock && s.textLen > 0 && s.textLen <= OTHERS_HEADING_MAX && isOthersHeading(collapseWhitespace(textOf(el)), pageType)) {
-      drop.add(blockHeadedBy(el, stats, guard, roots));
-      continue;
+    if (s && !s.hasBlock && s.textLen > 0 && s.textLen <= OTHERS_HEADING_MAX) {
+      const text = collapseWhitespace(textOf(el)).trim();
+      if (isOthersHeading(text, pageType)) {
+        drop.add(blockHeadedBy(el, stats, guard, roots));
+        continue;
+      }
+      if (pageType === 'product' && BUY_BOX_CONTROL.test(text)) {
+        drop.add(el);
+        continue;
+      }
     }
     // A label every choice of its group repeats ("Swatch", "Compare") is the control's word (prepare.ts).
     if (el.attribs['data-pith-choice'] === 'widget') {

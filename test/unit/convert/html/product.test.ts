@@ -418,3 +418,15 @@ describe('product page: form controls', () => {
     expect(md).toContain('UK 10');
   });
 });
+
+describe('product page: buy-box controls', () => {
+  it('drops blocks that are only a control of the buy box, and keeps a sentence that names one', () => {
+    const tools = `<div class="tools"><span class="wishlist">Wishlist</span><a href="/size-guide">Size guide</a>
+      <span class="dims">View dimensions</span><a href="/products/item#top">Back to navigation</a></div>
+      <p>See the size guide: the Alpine runs small, so order one size up.</p><p>Quantity:</p>`;
+    const md = htmlToMarkdown(page(`${summary}${tools}${description}`), URL).markdown;
+    expect(md).not.toMatch(/Wishlist|\[Size guide\]|View dimensions|Back to navigation/);
+    expect(md).toContain('the Alpine runs small');
+    expect(md).toContain('Quantity:');
+  });
+});
