@@ -369,6 +369,8 @@ const CHOICE_LABEL_HOPS = 3;
 
 /** An input group of this many choices whose labels all say the same word labels a widget ("Swatch", "Compare"). */
 const WIDGET_GROUP_MIN = 3;
+/** A control's word is at most this long. */
+const WIDGET_TEXT_MAX = 40;
 
 /**
  * Labels that name a choice of a radio or checkbox input (a colour, a size, a review filter,
@@ -393,7 +395,9 @@ function markChoiceLabels(
     if (label.attribs['data-pith-choice'] !== 'on') label.attribs['data-pith-choice'] = input.attribs.checked !== undefined ? 'on' : 'off';
     const name = input.attribs.name;
     if (!name) continue;
-    const text = collapseWhitespace(textOf(label)).trim();
+    // Read with a bound: a widget's word is short, and nested labels must not be reread.
+    const raw = collapseWhitespace(boundedText(label, WIDGET_TEXT_MAX)).trim();
+    const text = raw.length > 0 && raw.length <= WIDGET_TEXT_MAX ? raw : null;
     const group = groups.get(name);
     if (!group) groups.set(name, { size: 1, text });
     else {
