@@ -23,6 +23,8 @@ export interface PageSignals {
   authored: boolean;
   bodyText: number;
   bodyLinkDensity: number;
+  /** The `<body>` element's class, lower-cased (themes name the template there: `archive`, `single-post`). */
+  bodyClass: string;
   /** Text in paragraphs of at least PROSE_PARAGRAPH characters, mostly not links. */
   proseText: number;
   proseParagraphs: number;
@@ -108,6 +110,7 @@ export function collectPageSignals({ url, body, stats, meta, markup }: SignalSou
     authored: meta.author !== null,
     bodyText: bs?.textLen ?? 0,
     bodyLinkDensity: linkDensity(bs),
+    bodyClass: (body.attribs.class ?? '').toLowerCase(),
     proseText: 0,
     proseParagraphs: 0,
     codeBlocks: 0,

@@ -75,6 +75,14 @@ const DATED_PATH = /\/20\d\d\/\d\d\//;
 const HEADLINE_SLUG = /^(?:[a-z0-9]+-){4,}[a-z0-9]+(?:\.html?)?$/;
 /** schema.org's businesses and what they sell by their type's ending (`LocalBusiness`, `ProfessionalService`, `HVACBusiness`, `ClothingStore`, `Service`…). */
 const BUSINESS_LD = /(?:Business|Service|Store|Contractor|Agency|Attorney|Dentist|Physician|Clinic|Restaurant)$/;
+/**
+ * Blog themes name the template on `<body>`: an archive of a category, tag, author or date,
+ * or search results, is an index of posts; a shop theme's product archive is a category grid.
+ * A single post says so (`single`, `postid-…`), whatever else its body class holds.
+ */
+const INDEX_BODY_CLASS = /(?:^|\s)(?:archive|category|search-results)(?:\s|$)/;
+const SHOP_BODY_CLASS = /(?:^|\s)(?:woocommerce|tax-product_cat|post-type-archive-product)(?:\s|$)/;
+const SINGLE_BODY_CLASS = /(?:^|\s)(?:single|single-post|page-template|postid-\d+)(?:\s|$)/;
 const ARTICLE_LD =
   /^(?:Article|NewsArticle|BlogPosting|Report|ReportageNewsArticle|OpinionNewsArticle|AnalysisNewsArticle|Recipe|Review|ScholarlyArticle)$/;
 
@@ -121,6 +129,14 @@ function ranked(v: Votes): { type: keyof Votes; first: number; second: number } 
 function voteMetadata(s: PageSignals, v: Votes): void {
   if (s.published) v.article += W_STRUCTURE;
   if (s.authored) v.article += W_HINT;
+  voteBodyClass(s.bodyClass, v);
+}
+
+/** The theme's template name on `<body>` (INDEX_BODY_CLASS). */
+function voteBodyClass(cls: string, v: Votes): void {
+  if (!INDEX_BODY_CLASS.test(cls) || SINGLE_BODY_CLASS.test(cls)) return;
+  if (SHOP_BODY_CLASS.test(cls)) v.collection += W_URL;
+  else v.listing += W_URL;
 }
 
 function voteUrl(s: PageSignals, v: Votes): void {

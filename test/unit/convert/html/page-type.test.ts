@@ -52,3 +52,26 @@ describe('a page whose og:type is product', () => {
     expect(htmlToMarkdown(html, url).metadata.pageType).toBe('product');
   });
 });
+
+describe('a theme naming its template on <body>', () => {
+  const intro = [1, 2, 3].map((n) => prose('Zero waste', n)).join('');
+  const posts = ['Swap your sponges', 'Compost in a flat', 'Shop without plastic']
+    .map((t, i) => `<div class="post-thumb"><a href="/blog/post-${i}"><img src="/p${i}.jpg" alt="${t}"></a></div>`)
+    .join('');
+  const page = (bodyClass: string): string =>
+    `<html><head><title>Posts for beginners</title></head><body class="${bodyClass}"><div class="content"><h1>Posts for beginners</h1><div class="description">${intro}</div>${posts}</div></body></html>`;
+
+  it('is a listing when the body says archive or category', () => {
+    expect(htmlToMarkdown(page('archive category category-beginners'), 'https://zero.test/beginners/').metadata.pageType).toBe('listing');
+  });
+
+  it('is a collection when the archive is a shop theme’s product category', () => {
+    const cls = 'archive tax-product_cat term-gadgets woocommerce';
+    expect(htmlToMarkdown(page(cls), 'https://zero.test/gadgets/').metadata.pageType).toBe('collection');
+  });
+
+  it('stays an article on a single post, whatever else the body class says', () => {
+    const cls = 'single single-post postid-42 category';
+    expect(htmlToMarkdown(page(cls), 'https://zero.test/beginners/').metadata.pageType).toBe('article');
+  });
+});
