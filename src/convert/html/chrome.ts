@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
-import { isCardTagRow, isEqualStruckPrice, isGridCard, isGridCardChrome } from './grid-chrome.js';
+import { holdsCardList, isCardTagRow, isEqualStruckPrice, isGridCard, isGridCardChrome } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
 import { linkDensity, readsAsProse } from './stats.js';
@@ -20,6 +20,8 @@ const CHROME_ANYWHERE =
 /** Class/id words that mean chrome as a whole token (`nav`, but not `canvas`). */
 const CHROME_TOKEN =
   /(?:^|[\s_-])(?:nav|navigation|menu|menus|share|social|pager|toolbar|banner-ad|ads?|advert|advertisement|sponsored|widget-area|login|signin|search-?form|search-?bar|try-?it)(?:[\s_-]|$)/;
+/** The ad words of CHROME_TOKEN, as a whole token (`ad-slot`, `hide-read-more-ad`). */
+const AD_TOKEN = /(?:^|[\s_-])ads?(?=[\s_-]|$)/g;
 /** A table of contents beside the text (only "toc" as a whole class: "toc-para" wraps sections). */
 const TABLE_OF_CONTENTS = /(?:^|\s)(?:toc|on-this-page)(?:\s|$)|table-?of-?contents/;
 /** Tag lists under a story or a post (on a grid's cards, tags are facts about the item). */
@@ -149,7 +151,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   // A card of the grid is content whatever its class says ("subscription-eligible", "modal-trigger").
   if (grid && isGridCard(el, stats)) return false;
   // Chrome words describe containers: a heading or paragraph styled "anchorWithStickyNavbar" is still text.
-  if (!TEXT_BLOCKS.has(name) && (CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci) || TABLE_OF_CONTENTS.test(ci)))
+  if (!TEXT_BLOCKS.has(name) && isChromeByClass(ci) && !(grid && adWordOnly(ci) && holdsCardList(el, stats)))
     return !holdsPageHeading(el, stats);
   if (pageType === 'product' && (NOT_THIS_PRODUCT.test(ci) || REVIEWS.test(ci))) return true;
   // A filter class on a block of prose (an FAQ in the facets' accordion) does not make it chrome.
@@ -163,6 +165,16 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (pageType === 'forum' && POST_WIDGETS.test(ci)) return !((SIGNATURE.test(ci) && holdsDate(el)) || holdsProfileLink(el));
   if (pageType === 'forum' && AVATAR.test(ci) && s.textLen <= AVATAR_MAX_TEXT) return true;
   return false;
+}
+
+function isChromeByClass(ci: string): boolean {
+  return CHROME_ANYWHERE.test(ci) || CHROME_TOKEN.test(ci) || TABLE_OF_CONTENTS.test(ci);
+}
+
+/** The only chrome word of the class is `ad`/`ads`: on a grid, a list of cards so named is still the list (holdsCardList). */
+function adWordOnly(ci: string): boolean {
+  const rest = ci.replace(AD_TOKEN, ' ');
+  return rest !== ci && !isChromeByClass(rest);
 }
 
 /** Holds the page's `<h1>` (not a logo link): a page header, which is content. */

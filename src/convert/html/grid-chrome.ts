@@ -52,6 +52,22 @@ export function isGridCard(el: Element, stats: StatsMap): boolean {
   return false;
 }
 
+/**
+ * `el`'s own children include three or more cards of one template (each a name with a
+ * link, none classed as an ad): `el` is a list of the page's items. A theme's class words
+ * on such a list ("hide-read-more-ad": the slot where an ad would go) do not make it an ad.
+ * Reads `el`'s children only (their template counts are cached per parent).
+ */
+export function holdsCardList(el: Element, stats: StatsMap): boolean {
+  const counts = templateCounts(el);
+  for (const c of el.children) {
+    if (!isElement(c) || (counts.get(templateKey(c)) ?? 0) < MIN_CARDS) continue;
+    const textLen = stats.textLenOf(c);
+    if (textLen >= CARD_MIN_TEXT && textLen <= CARD_MAX_TEXT && stats.linkLenOf(c) > 0 && !AD_CARD.test(classAndId(c))) return true;
+  }
+  return false;
+}
+
 function repeatsTemplate(el: Element, parent: Element): boolean {
   return (templateCounts(parent).get(templateKey(el)) ?? 0) >= MIN_CARDS;
 }

@@ -171,3 +171,36 @@ describe('many one-off templates in one list (hostile)', () => {
     expect(ms).toBeLessThan(5000);
   });
 });
+
+describe('a section of an index in a block named for the ad slot between its items', () => {
+  const SECTION = [
+    ['Shipping rates fall for a third month', 'Container prices on the main Asia routes dropped again in May.'],
+    ['Tariff talks resume in Geneva', 'Negotiators meet next week to discuss duties on steel and aluminium.'],
+    ['Exports of electric cars double', 'Shipments to Europe grew fastest, led by compact hatchbacks.'],
+    ['Grain corridor reopens after a pause', 'The first ships left port on Tuesday under the renewed agreement.'],
+  ];
+  const card = ([title, line]: string[], i: number) =>
+    `<div class="summary-item"><a class="summary-item__link" href="/story/${i}"><h3>${title}</h3></a><div class="summary-item__dek">${line}</div></div>`;
+  const html =
+    '<html><head><title>Economy | Daily Ledger</title></head><body><main><h1>Economy</h1>' +
+    `<div class="row"><h2><a href="/economy/trade/">Trade</a></h2><div class="grid-items hide-read-more-ad">${SECTION.map(card).join('')}</div></div>` +
+    `<div class="row"><h2>Latest</h2><section class="feed">${STORIES.map(teaser).join('')}</section></div>` +
+    '<div class="ad"><a href="https://ads.example.net/click?id=9">Refinance your home today with low rates</a></div>' +
+    '</main></body></html>';
+
+  it('keeps the cards, and the ad beside them still goes', () => {
+    const md = read(html);
+    for (const [title, line] of [...SECTION, ...STORIES]) {
+      expect(md).toContain(title);
+      expect(md).toContain(line);
+    }
+    expect(md).not.toContain('Refinance your home');
+  });
+
+  it('drops a block of links named for ads whose items are not cards of a list', () => {
+    const ads =
+      '<div class="ads"><a href="https://a.example.net/1">Cheap flights</a><span>·</span><a href="https://a.example.net/2">Loans</a></div>';
+    const md = read(html.replace('</main>', `${ads}</main>`));
+    expect(md).not.toContain('Cheap flights');
+  });
+});
