@@ -50,13 +50,31 @@ function teaserGroup(
   let text = 0;
   let links = 0;
   for (const c of members) {
-    const len = stats.textLenOf(c);
+    const { len, linkLen } = itemText(c, stats);
     if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !titled(c)) continue;
     teasers++;
     text += len;
-    links += stats.linkLenOf(c);
+    links += linkLen;
   }
   return teasers >= MIN_TEASERS && teasers >= members.length * TEASER_SHARE ? { text, links } : { text: 0, links: 0 };
+}
+
+/**
+ * Text of one item of a list. In a definition list an item is a term and the descriptions
+ * after it (`<dt>` with its link and number, `<dd>` with the title, authors and subjects of a
+ * paper): the term alone is a fraction of the item.
+ */
+function itemText(c: Element, stats: StatsMap): { len: number; linkLen: number } {
+  let len = stats.textLenOf(c);
+  let linkLen = stats.linkLenOf(c);
+  if (c.name !== 'dt') return { len, linkLen };
+  for (let n = c.next; n; n = n.next) {
+    if (!isElement(n)) continue;
+    if (n.name !== 'dd') break;
+    len += stats.textLenOf(n);
+    linkLen += stats.linkLenOf(n);
+  }
+  return { len, linkLen };
 }
 
 /** A link long enough to be a title, in the first levels of the card (or the card itself). */
@@ -144,11 +162,15 @@ export function indexInsideStory(roots: readonly Element[], drop: ReadonlySet<El
   return lost >= list.text * INDEX_LOST_SHARE ? list.parent : null;
 }
 
-/** `el` sits in one of the list's teasers (below a child of the list's parent that has the list's template). */
+/**
+ * `el` sits in one of the list's teasers (below a child of the list's parent that has the
+ * list's template, or a description of a list of terms: itemText).
+ */
 function insideTeaser(el: Element, list: TeaserList): boolean {
   let child: Element = el;
   while (isElement(child.parent) && child.parent !== list.parent) child = child.parent;
-  return templateKey(child) === list.key;
+  const key = templateKey(child);
+  return key === list.key || (child.name === 'dd' && list.key.startsWith('dt.'));
 }
 
 /** A heading that is or holds a link, in the first levels of the card: a story's title. */

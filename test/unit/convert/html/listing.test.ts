@@ -204,3 +204,43 @@ describe('a section of an index in a block named for the ad slot between its ite
     expect(md).not.toContain('Cheap flights');
   });
 });
+
+describe('an index of papers in a definition list', () => {
+  const PAPERS = [
+    [
+      'Sparse attention for long documents at low cost',
+      ['Ana Ruiz', 'Tomas Berg', 'Li Wei', 'Gita Rao', 'Max Brandt'],
+      'Computation and Language (cs.CL)',
+    ],
+    ['Planning with learned world models in robotics', ['Sara Okafor', 'Jan Novak', 'Mei Chen', 'Olu Ade', 'Tim Roth'], 'Robotics (cs.RO)'],
+    ['A benchmark of tool use by language agents', ['Omar Haddad', 'Eva Lind', 'Raj Patel', 'Kim Soo'], 'Artificial Intelligence (cs.AI)'],
+    ['Calibrated uncertainty for medical image models', ['Nora Weiss', 'Pablo Diaz', 'Ines Costa'], 'Machine Learning (cs.LG)'],
+    ['Provable fairness bounds for ranking systems', ['Yuki Sato', 'Lars Holm', 'Amara Obi'], 'Information Retrieval (cs.IR)'],
+  ];
+  // a day's page lists dozens: each entry is a small share of the list
+  const MORE = Array.from({ length: 15 }, (_, i) => [
+    `Further results on topic ${i + 1} in learning`,
+    [`Author ${i}a`, `Author ${i}b`],
+    'Machine Learning (cs.LG)',
+  ]);
+  const person = (n: string) => `<a href="https://papers.example.org/search?searchtype=author&query=${encodeURIComponent(n)}">${n}</a>`;
+  const entry = ([title, authors, subject]: [string, string[], string], i: number) =>
+    `<dt><a href="/abs/2603.0${i}">[${i + 1}]</a> <a href="/abs/2603.0${i}" id="id-${i}">paper:2603.0${String(i).padStart(4, '0')}</a> [<a href="/pdf/2603.0${i}">pdf</a>, <a href="/format/2603.0${i}">other</a>]</dt>` +
+    `<dd><div class="meta"><div class="list-title">Title: ${title}</div><div class="list-authors">${authors.map(person).join(', ')}</div>` +
+    `<div class="list-comments">Comments: ${12 + i} pages, ${3 + i} figures, code and data to be released with the camera-ready version of the paper</div>` +
+    `<div class="list-subjects">Subjects: ${subject}</div></div></dd>`;
+  const html =
+    '<html><head><title>Recent papers</title></head><body><header><nav><a href="/">Home</a><a href="/list">Lists</a></nav></header>' +
+    `<div id="content"><h1>Recent submissions</h1><dl id="articles">${([...PAPERS, ...MORE] as Array<[string, string[], string]>).map(entry).join('')}</dl></div>` +
+    '<footer><a href="/about">About</a> <a href="/help">Help</a></footer></body></html>';
+
+  it('keeps every paper with its authors and subjects, and types the page a listing', () => {
+    const out = htmlToMarkdown(html, 'https://papers.example.org/list/recent', { pageType: 'article' });
+    for (const [title, authors, subject] of PAPERS as Array<[string, string[], string]>) {
+      expect(out.markdown).toContain(title);
+      expect(out.markdown).toContain(subject);
+      for (const a of authors) expect(out.markdown).toContain(a);
+    }
+    expect(out.metadata.pageType).toBe('listing');
+  });
+});
