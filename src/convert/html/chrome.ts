@@ -1,7 +1,7 @@
 import type { Element } from 'domhandler';
 import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
-import { holdsCardList, isCardTagRow, isEqualStruckPrice, isGridCard, isGridCardChrome } from './grid-chrome.js';
+import { holdsCardList, isCardTagRow, isEqualStruckPrice, isGridCard, isGridCardChrome, isItemActionRow } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
 import { linkDensity, readsAsProse } from './stats.js';
@@ -130,7 +130,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   )
     return true;
   if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType)) return true;
-  if (pageType === 'listing' && isCardTagRow(el, stats)) return true;
+  if (pageType === 'listing' && (isCardTagRow(el, stats) || isItemActionRow(el, stats))) return true;
   if (
     pageType === 'product' &&
     s.textLen > 0 &&

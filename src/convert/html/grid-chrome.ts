@@ -135,6 +135,44 @@ function shortLinksOnly(el: Element): boolean {
   return links >= TAG_ROW_MIN_LINKS;
 }
 
+/** A link-aggregator item's controls: what a reader does to the item, as a whole link text. */
+const ITEM_ACTION =
+  /^(?:hide|unhide|past|discuss|flag|unflag|vouch|fav(?:ou?rite)?|un-?fav(?:ou?rite)?|save|unsave|share|report|reply|permalink|embed|context|parent|upvote|downvote|unvote|\d{1,6}\s*comments?|comments?|no comments)$/i;
+/** An action row is a short line: at most this long, with at least this many controls. */
+const ACTION_ROW_MAX_TEXT = 200;
+const ACTION_ROW_MIN_ACTIONS = 2;
+/** …and besides them at most this many links (the submitter, the age), each short. */
+const ACTION_ROW_MAX_OTHER_LINKS = 3;
+/** Elements looked at in a row (its text is short; this bounds rows of empty links). */
+const ACTION_ROW_MAX_NODES = 60;
+
+/**
+ * The line under an item of a link aggregator ("12 points by ada 3 hours ago | hide | past |
+ * 40 comments"): the item's controls with its score and submitter. The reader needs the
+ * item's title and where it points, not its controls; the line goes as a whole. At least
+ * two controls, no heading, and no other link longer than a name.
+ */
+export function isItemActionRow(el: Element, stats: StatsMap): boolean {
+  const textLen = stats.textLenOf(el);
+  if (textLen === 0 || textLen > ACTION_ROW_MAX_TEXT || stats.linkLenOf(el) === 0) return false;
+  let actions = 0;
+  let others = 0;
+  let seen = 0;
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as Element;
+    if (++seen > ACTION_ROW_MAX_NODES || /^h[1-6]$/.test(n.name)) return false;
+    if (n.name === 'a') {
+      const t = collapseWhitespace(textOf(n)).trim();
+      if (ITEM_ACTION.test(t)) actions++;
+      else if (t !== '' && (++others > ACTION_ROW_MAX_OTHER_LINKS || t.length > TAG_LINK_MAX_TEXT)) return false;
+      continue;
+    }
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return actions >= ACTION_ROW_MIN_ACTIONS;
+}
+
 /** Struck-out text: the "was" price of a card. */
 const STRUCK = new Set(['s', 'del', 'strike']);
 /** A price as a whole text: digits with a currency sign or code, or with decimals. */

@@ -10,6 +10,8 @@ import { isElement } from './dom.js';
  */
 
 interface TableWriter {
+  /** Elements the extraction dropped: such rows are left out. */
+  skipped(el: Element): boolean;
   blocks(nodes: Element['children']): string[];
   cell(el: Element): string;
   inlineChildren(el: Element): string;
@@ -20,7 +22,7 @@ const COMPLEX_CELL = new Set(['table', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul',
 const MAX_COLSPAN = 20;
 
 export function renderTable(table: Element, w: TableWriter): string[] {
-  const cells = tableCells(table);
+  const cells = tableCells(table, w);
   if (cells.length === 0) return [];
   let columns = 0;
   for (const r of cells) {
@@ -77,15 +79,15 @@ function childrenNamed(el: Element, name: string): Element[] {
  * The `td`/`th` cells of each row of this table only (not of nested tables), thead rows
  * first, tfoot rows last; rows without cells are skipped.
  */
-function tableCells(table: Element): Element[][] {
+function tableCells(table: Element, w: TableWriter): Element[][] {
   const head: Element[][] = [];
   const body: Element[][] = [];
   const foot: Element[][] = [];
   const addRows = (group: Element, into: Element[][]): void => {
-    for (const tr of group.children) if (isElement(tr) && tr.name === 'tr') addRow(tr, into);
+    for (const tr of group.children) if (isElement(tr) && tr.name === 'tr' && !w.skipped(tr)) addRow(tr, into);
   };
   for (const c of table.children) {
-    if (!isElement(c)) continue;
+    if (!isElement(c) || w.skipped(c)) continue;
     if (c.name === 'tr') addRow(c, body);
     else if (c.name === 'thead') addRows(c, head);
     else if (c.name === 'tbody') addRows(c, body);

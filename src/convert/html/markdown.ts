@@ -540,6 +540,11 @@ export class MarkdownWriter {
     return display ? `$$\n${tex}\n$$` : `$${tex}$`;
   }
 
+  /** For the table writer: a row the extraction dropped (an item's line of controls) is not written. */
+  skipped(el: Element): boolean {
+    return this.drop.has(el);
+  }
+
   /** For the table writer: a cell's content on one line. */
   cell(el: Element): string {
     const only = el.children.length === 1 ? el.children[0] : undefined;

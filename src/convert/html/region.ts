@@ -4,6 +4,7 @@ import { mainGrid, proseBesideMain } from './collection-region.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
 import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf } from './dom.js';
+import { isItemActionRow } from './grid-chrome.js';
 import { largestTeaserGroup } from './index-cards.js';
 import type { PageType } from './page-type.js';
 import { dedupeRepeatedPassage, galleryTail, isCurrencyList, otherProductCards, repeatedViews, templateFields } from './product.js';
@@ -288,7 +289,12 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
     }
     if (pageType === 'product' && dropBesideProduct(el, stats, guard, regionText, drop)) continue;
     // Paragraphs, listings and data tables are content as a whole; layout tables (old forums) are not.
-    if (el.name === 'p' || el.name === 'pre' || (el.name === 'table' && isDataTable(el, s) && !cellsHoldBlocks(el, stats))) continue;
+    if (el.name === 'p' || el.name === 'pre') continue;
+    if (el.name === 'table' && isDataTable(el, s) && !cellsHoldBlocks(el, stats)) {
+      // A link aggregator's table of items: each item's line of controls is chrome all the same.
+      if (pageType === 'listing') for (const row of tableRows(el)) if (isItemActionRow(row, stats)) drop.add(row);
+      continue;
+    }
     dropCodeToolbar(el, stats, drop);
     stack.push(...childElementsReversed(el));
   }
@@ -366,6 +372,18 @@ function blockHeadedBy(heading: Element, stats: StatsMap, guard: ChromeGuard, ro
     block = p;
   }
   return block;
+}
+
+/** The rows of a table: its own `<tr>`s and those of its head, bodies and foot. */
+function tableRows(table: Element): Element[] {
+  const rows: Element[] = [];
+  for (const c of table.children) {
+    if (!isElement(c)) continue;
+    if (c.name === 'tr') rows.push(c);
+    else if (c.name === 'thead' || c.name === 'tbody' || c.name === 'tfoot')
+      for (const r of c.children) if (isElement(r) && r.name === 'tr') rows.push(r);
+  }
+  return rows;
 }
 
 /** A table whose cells hold blocks (divs, lists, nested tables) lays out a page; a data table's cells hold text. */

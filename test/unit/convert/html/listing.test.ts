@@ -244,3 +244,44 @@ describe('an index of papers in a definition list', () => {
     expect(out.metadata.pageType).toBe('listing');
   });
 });
+
+describe("a link aggregator's line of controls under each item", () => {
+  const LINKS = [
+    ['Show: a tiny database written in one weekend', 'https://tinydb.example.net/', 'ada', 12],
+    ['Why the moon drifts away from the earth each year', 'https://astro.example.org/moon', 'lin', 40],
+    ['A field guide to mechanical keyboards', 'https://keys.example.com/guide', 'omar', 7],
+    ['The history of the humble paperclip', 'https://history.example.org/clip', 'sue', 0],
+  ] as const;
+  const controls = (user: string, i: number, comments: number) =>
+    `${i + 3} points by <a href="user?id=${user}">${user}</a> <a href="item?id=${i}">${i + 1} hours ago</a> | <a href="hide?id=${i}">hide</a> | <a href="past?id=${i}">past</a> | ` +
+    `<a href="item?id=${i}">${comments ? `${comments} comments` : 'discuss'}</a>`;
+
+  it('drops the controls in a table of items and keeps each title and its site', () => {
+    const rows = LINKS.map(
+      ([title, href, user, comments], i) =>
+        `<tr class="item"><td class="rank">${i + 1}.</td><td class="title"><a href="${href}">${title}</a> (<a href="from?site=${i}">${new URL(href).hostname}</a>)</td></tr>` +
+        `<tr><td></td><td class="subtext">${controls(user, i, comments)}</td></tr>`,
+    ).join('');
+    const html = `<html><head><title>Newest links</title></head><body><main><table class="itemlist"><tbody>${rows}</tbody></table></main></body></html>`;
+    const md = read(html);
+    for (const [title, href] of LINKS) {
+      expect(md).toContain(title);
+      expect(md).toContain(new URL(href).hostname);
+    }
+    expect(md).not.toContain('points by');
+    expect(md).not.toContain('hide');
+  });
+
+  it('drops the controls under items of a list, and a line with one control stays', () => {
+    const items = LINKS.map(
+      ([title, href, user, comments], i) =>
+        `<li class="story"><h3><a href="${href}">${title}</a></h3><p class="about">Posted from ${new URL(href).hostname} for readers who like long reads.</p><div class="meta">${controls(user, i, comments)}</div></li>`,
+    ).join('');
+    const jobs = '<div class="job"><a href="/jobs/1">Acme is hiring a firmware engineer</a> <a href="hide?id=9">hide</a></div>';
+    const html = `<html><head><title>Newest links</title></head><body><main><ol class="stories">${items}</ol>${jobs}</main></body></html>`;
+    const md = read(html);
+    for (const [title] of LINKS) expect(md).toContain(title);
+    expect(md).not.toContain('points by');
+    expect(md).toContain('Acme is hiring a firmware engineer');
+  });
+});
