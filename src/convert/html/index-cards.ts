@@ -1,5 +1,6 @@
 import type { Element } from 'domhandler';
-import { classAndId, forEachTemplateGroup, isElement, isText, templateKey } from './dom.js';
+import { STRUCTURAL_BOILERPLATE } from './content-patterns.js';
+import { classAndId, contains, forEachTemplateGroup, isElement, isText, templateKey } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -195,4 +196,113 @@ function holdsLink(el: Element): boolean {
     for (const c of n.children) if (isElement(c)) stack.push(c);
   }
   return false;
+}
+
+/** A catalogue in rows has at least this many rows… */
+const CATALOGUE_MIN_ROWS = 2;
+/** …each of at least this many cards of one template, and this many cards in all. */
+const CATALOGUE_MIN_PER_ROW = 2;
+const CATALOGUE_MIN_CARDS = 6;
+/** Single-child wrappers climbed from a row of cards to the block that repeats (`widget > row > cards`). */
+const ROW_WRAPPER_HOPS = 2;
+/** The catalogue holds at least this many times the story's text. */
+const CATALOGUE_MIN_GAIN = 2.5;
+/** Class words of blocks that show other pages' teasers beside a story: never its catalogue. */
+const OTHER_PAGES = /related|recommend|more-?(?:stories|news|articles|posts)|popular|trending|read-?next|also|promo/i;
+
+/** Cards of one template spread over rows: the container of the rows and the cards' text. */
+export interface Catalogue {
+  container: Element;
+  text: number;
+  cards: number;
+  rows: number;
+}
+
+/**
+ * The largest catalogue in rows under `root`: a block whose children are rows (or wrappers
+ * of one row each), each row holding two or more teasers of one template (a course
+ * catalogue laid out three to a row). Teaser groups of one parent are found by
+ * largestTeaserGroup; this finds the grids a layout split. One walk; groups are summed per
+ * container and card template.
+ */
+export function largestCatalogue(root: Element, stats: StatsMap): Catalogue | null {
+  const sums = new Map<Element, Map<string, Catalogue>>();
+  let best: Catalogue | null = null;
+  forEachTemplateGroup(root, CATALOGUE_MIN_PER_ROW, (parent, key, members) => {
+    let cards = 0;
+    let text = 0;
+    for (const c of members) {
+      const len = stats.textLenOf(c);
+      if (len < TEASER_MIN_TEXT || len > TEASER_MAX_TEXT || !holdsTitleLink(c)) continue;
+      cards++;
+      text += len;
+    }
+    if (cards < CATALOGUE_MIN_PER_ROW || cards < members.length * TEASER_SHARE) return;
+    const container = rowContainer(parent);
+    if (!container) return;
+    let byKey = sums.get(container);
+    if (!byKey) sums.set(container, (byKey = new Map()));
+    const sum = byKey.get(key) ?? { container, text: 0, cards: 0, rows: 0 };
+    sum.text += text;
+    sum.cards += cards;
+    sum.rows++;
+    byKey.set(key, sum);
+    if (sum.rows >= CATALOGUE_MIN_ROWS && sum.cards >= CATALOGUE_MIN_CARDS && sum.text > (best?.text ?? 0)) best = sum;
+  });
+  return best;
+}
+
+/** Elements of a card looked through for its link (catalogue cards nest deeper than teasers; bounded, so nested grids stay linear). */
+const CARD_SCAN_BUDGET = 150;
+
+/** A link long enough to be a title anywhere in the card's first CARD_SCAN_BUDGET elements. */
+function holdsTitleLink(card: Element): boolean {
+  const stack: Element[] = [card];
+  for (let seen = 0; stack.length > 0 && seen < CARD_SCAN_BUDGET; seen++) {
+    const el = stack.pop() as Element;
+    if (el.name === 'a' && el.attribs.href !== undefined && linkText(el) >= TITLE_LINK_MIN) return true;
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  return false;
+}
+
+/** The block holding a row of cards beside its sibling rows: the row's parent, through wrappers that hold the row alone. */
+function rowContainer(row: Element): Element | null {
+  let r = row;
+  for (let hop = 0; hop < ROW_WRAPPER_HOPS; hop++) {
+    const p = r.parent;
+    if (!isElement(p) || !soleElementChild(p)) break;
+    r = p;
+  }
+  return isElement(r.parent) ? r.parent : null;
+}
+
+/** `el` has one element child; stops at the second (a container of 10,000 rows is asked once per row). */
+function soleElementChild(el: Element): boolean {
+  let n = 0;
+  for (const c of el.children) if (isElement(c) && ++n > 1) return false;
+  return n === 1;
+}
+
+/**
+ * An index read as a story, third shape: the story is the page's short intro and the
+ * entries sit in a catalogue of rows beside it (or around it, pruned away), holding far
+ * more text. The catalogue's container; null when there is none, when the story is inside
+ * it, or when it sits in a
+ * block of other pages' teasers (related, popular, a sidebar or footer).
+ */
+export function catalogueBesideStory(body: Element, top: Element | null, storyLength: number, stats: StatsMap): Element | null {
+  // The catalogue and the story are on the page: most stories are far too big a share of it to look.
+  if (storyLength === 0 || stats.textLenOf(body) < storyLength * (1 + CATALOGUE_MIN_GAIN)) return null;
+  const found = largestCatalogue(body, stats);
+  if (!found || found.text < storyLength * CATALOGUE_MIN_GAIN) return null;
+  // (A story around the catalogue that kept this little of it dropped its cards.)
+  if (top && contains(found.container, top)) return null;
+  for (let p: Element | null = found.container; p && p !== body; p = isElement(p.parent) ? p.parent : null) {
+    if (STRUCTURAL_BOILERPLATE.has(p.name) || p.name === 'header' || OTHER_PAGES.test(classAndId(p))) return null;
+  }
+  return found.container;
 }

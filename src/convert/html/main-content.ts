@@ -14,7 +14,7 @@ import { classAndId, collapseWhitespace, contains, isElement, textOf } from './d
 import type { PageType } from './page-type.js';
 import { normaliseTitles, pruneContent } from './prune.js';
 import { cardImages } from './card-images.js';
-import { indexAroundStory, indexInsideStory } from './index-cards.js';
+import { catalogueBesideStory, indexAroundStory, indexInsideStory } from './index-cards.js';
 import { isCategoryGrid } from './collection-region.js';
 import { extractRegion, extractThread, locateRegion } from './region.js';
 import { dropRepeatedBlocks } from './repeats.js';
@@ -166,7 +166,8 @@ function findMainContent(body: Element, opts: ExtractOptions): MainContent {
   const index =
     opts.pageType !== undefined && opts.flags === undefined
       ? (indexAroundStory(story.firstTop, story.content.textLength, stats) ??
-        indexInsideStory(story.content.roots, story.content.drop, stats))
+        indexInsideStory(story.content.roots, story.content.drop, stats) ??
+        catalogueBesideStory(body, story.firstTop, story.content.textLength, stats))
       : null;
   if (index) {
     const { roots, drop } = extractRegion(body, stats, { ...regionOpts, pageType: 'listing', top: index });
