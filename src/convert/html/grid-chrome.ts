@@ -116,12 +116,17 @@ export function isCardTagRow(el: Element, stats: StatsMap): boolean {
 /** A link to a person (an author search, a profile): a row of them is the item's byline, not its tags. */
 const PERSON_HREF = /(?:^|[/?&=])(?:authors?|people|person|users?|members?|profiles?)(?:[/=.&]|$)/i;
 
-/** `el` holds at least TAG_ROW_MIN_LINKS links, none longer than a tag nor to a person, and only separators between them. */
+/**
+ * `el` holds at least TAG_ROW_MIN_LINKS links, none longer than a tag nor to a person, and
+ * only separators between them; and no heading (an item's title line, "owner / repo" with
+ * its star button, is not its tags).
+ */
 function shortLinksOnly(el: Element): boolean {
   let links = 0;
   const stack: Element[] = [el];
   while (stack.length > 0) {
     const n = stack.pop() as Element;
+    if (/^h[1-6]$/.test(n.name)) return false;
     if (n.name === 'a') {
       if (textOf(n).trim().length > TAG_LINK_MAX_TEXT || PERSON_HREF.test(n.attribs.href ?? '')) return false;
       links++;

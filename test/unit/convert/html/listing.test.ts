@@ -377,3 +377,27 @@ describe('a catalogue of 20,000 rows, with cards nested deep (hostile)', () => {
     expect(ms).toBeLessThan(2000);
   });
 });
+
+describe("a teaser's title line of short links", () => {
+  const REPOS = [
+    ['acme', 'quarry', 'A fast full-text search engine for small sites, written in Go.'],
+    ['tidal', 'tidewater', 'Tide predictions for any harbour from public harmonic data.'],
+    ['lumen', 'lanternfish', 'A terminal user interface for browsing log files as they grow.'],
+    ['grove', 'orchard', 'Plan a fruit garden: spacing, pollination partners and harvest times.'],
+  ];
+  const card = ([owner, name, about]: string[]) =>
+    `<article class="repo"><div class="repo__head"><div class="repo__title"><h3><a href="/${owner}">${owner}</a> / <a href="/${owner}/${name}">${name}</a></h3></div>` +
+    `<div class="repo__star"><a href="/login?return_to=/${owner}/${name}">Star</a> <a href="/${owner}/${name}/stargazers">1.2k</a></div></div>` +
+    `<p>${about}</p><div class="topics"><a href="/topics/go">go</a> <a href="/topics/search">search</a> <a href="/topics/cli">cli</a></div></article>`;
+  const html = `<html><head><title>Tools</title></head><body><main><h1>Developer tools</h1>${REPOS.map(card).join('')}</main></body></html>`;
+
+  it('keeps the owner / name heading beside its star button; the tags still go', () => {
+    const md = read(html);
+    for (const [owner, name, about] of REPOS) {
+      expect(md).toContain(`[${owner}]`);
+      expect(md).toContain(`[${name}]`);
+      expect(md).toContain(about);
+    }
+    expect(md).not.toContain('/topics/search');
+  });
+});
