@@ -1,7 +1,15 @@
 import type { Element } from 'domhandler';
 import { BOILERPLATE_TEXT_MAX, HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE, hasAncestor } from './content-patterns.js';
 import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom.js';
-import { holdsCardList, isCardTagRow, isEqualStruckPrice, isGridCard, isGridCardChrome, isItemActionRow } from './grid-chrome.js';
+import {
+  holdsCardList,
+  isCardChromeInCard,
+  isCardTagRow,
+  isEqualStruckPrice,
+  isGridCard,
+  isGridCardChrome,
+  isItemActionRow,
+} from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
 import { linkDensity, readsAsProse } from './stats.js';
@@ -129,7 +137,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
     PATTERNS.boilerplateText.test(collapseWhitespace(textOf(el)))
   )
     return true;
-  if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType)) return true;
+  if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType, stats)) return true;
   if (pageType === 'listing' && (isCardTagRow(el, stats) || isItemActionRow(el, stats))) return true;
   if (
     pageType === 'product' &&
@@ -194,7 +202,7 @@ function remarkInPost(el: Element, textLen: number, stats: StatsMap, posts: Read
 }
 
 /** Short blocks whose words are UI: docs feedback and edit links, calls to action, thread labels. */
-function isChromeText(el: Element, textLen: number, linkLen: number, pageType: PageType): boolean {
+function isChromeText(el: Element, textLen: number, linkLen: number, pageType: PageType, stats: StatsMap): boolean {
   const t = collapseWhitespace(textOf(el));
   if (DOCS_CHROME_TEXT.test(t)) return true;
   if (pageType === 'product' && SHOP_UI_NOTICE.test(t.trim())) return true;
@@ -205,6 +213,7 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
   if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;
   if ((pageType === 'collection' || pageType === 'listing') && (GRID_UI_TEXT.test(t) || isGridCardChrome(t))) return true;
+  if (isCardChromeInCard(el, t.trim(), stats)) return true;
   return pageType === 'forum' && (THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t));
 }
 

@@ -13,13 +13,30 @@ import type { StatsMap } from './stats.js';
 
 /** A card's controls, left as text once prepare removed the buttons and inputs. */
 const CONTROL_TEXT =
-  /^(?:(?:add to )?compare|comparer(?: ne plus comparer)?|add to (?:wish ?list|favou?rites|list)|save to (?:wish ?list|favou?rites|list)|wish ?list|more options|more colou?rs|see (?:all )?options|read (?:the )?full (?:article|story|post)|continue reading|view (?:the )?(?:deal|course|job|event|listing|recipe)|apply now|pre-?order(?: now)?|notify me(?: when (?:available|in stock))?|quick (?:view|shop|add|look)|view (?:options|details|product|item)|(?:select|choose) (?:options|(?:a |your )?size)|add to (?:cart|bag|basket)|sold out|out of stock|back-?order(?:ed)?|calculate shipping|qty:?|\+ ?(?:\d{1,3} )?more)$/i;
+  /^(?:(?:add to )?compare|comparer(?: ne plus comparer)?|add to (?:wish ?list|favou?rites|list)|save to (?:wish ?list|favou?rites|list)|wish ?list|more options|more colou?rs|see (?:all )?options|read (?:the )?full (?:article|story|post)|continue reading|view (?:the )?(?:deal|course|job|event|listing|recipe)|apply now|pre[- ]?order(?: now)?|get (?:a )?(?:quote|pricing)|product details|(?:view|shop|see|explore) (?:the )?collection|explore|more variations|be the first to review(?: this (?:product|item))?|write (?:a|the first) review|no reviews(?: yet)?|notify me(?: when (?:available|in stock))?|quick (?:view|shop|add|look)|view (?:options|details|product|item)|(?:select|choose) (?:options|(?:a |your )?size)|add to (?:cart|bag|basket)|sold out|out of stock|back-?order(?:ed)?|calculate shipping|qty:?|\+ ?(?:\d{1,3} )?more)$/i;
 /** Savings and merchandising badges over a card's name or price. */
 const BADGE_TEXT =
-  /^(?:save:? (?:up to )?(?:\d{1,3} ?%|[$€£]\s?\d[\d.,]*)(?: off)?|\d{1,3} ?% off(?:, save [$€£]\s?\d[\d.,]*)?|\(?[-\u2212]\d{1,3} ?%\)?|[-\u2212](?:[$€£]\s?\d[\d.,\s]*|\d[\d.,\s]*\s?[$€£])|top rated|best ?seller|new arrivals?|last chance|limited (?:time|stock|edition)|only \d{1,3} left!?|low stock|almost gone|free shipping|free delivery|sponsored|promoted|ad|new|just in|back in stock|(?:on )?sale|online only|exclusive|\+ ?\d{1,3}|\d{1,3} colou?rs?(?: available)?)$/i;
+  /^(?:save:? (?:up to )?(?:\d{1,3} ?%|[$€£]\s?\d[\d.,]*)(?: off)?|\d{1,3} ?% off(?:, save [$€£]\s?\d[\d.,]*)?|\(?[-\u2212]\d{1,3} ?%\)?|[-\u2212](?:[$€£]\s?\d[\d.,\s]*|\d[\d.,\s]*\s?[$€£])|top rated|best ?seller|new arrivals?|last chance|limited (?:time|stock|edition)|only \d{1,3} left!?|low stock|almost gone|free shipping|free delivery|sponsored|promoted|ad|new|nouveau|just in|new colou?rs?|award winner|coming soon|available now|back in stock|(?:on )?sale|online only|exclusive|\+ ?\d{1,3}|\d{1,3} colou?rs?(?: available)?)$/i;
 /** A short block of a grid card whose whole text is a control or a badge. */
 export function isGridCardChrome(text: string): boolean {
   return CONTROL_TEXT.test(text) || BADGE_TEXT.test(text);
+}
+
+/** Levels looked up from a short block for the grid card holding it. */
+const CARD_HOPS = 5;
+/** Off a collection or listing, a grid is a real one: this many cards (a product page's four info panels are not). */
+const MIN_GRID_CARDS = 6;
+
+/**
+ * A card's control or badge inside a grid card on a page of any type: a shop's category
+ * read as a landing page or a story still prints "Add to wishlist" and "Sold out" in every
+ * card. Outside a card the same words may be a section's heading ("Product details").
+ */
+export function isCardChromeInCard(el: Element, text: string, stats: StatsMap): boolean {
+  if (!isGridCardChrome(text)) return false;
+  let p = el.parent;
+  for (let hop = 0; hop < CARD_HOPS && isElement(p); hop++, p = p.parent) if (isGridCard(p, stats, MIN_GRID_CARDS)) return true;
+  return false;
 }
 
 /** A grid has at least this many cards of one template. */
@@ -38,14 +55,14 @@ const WRAPPER_HOPS = 3;
  * a link of its own — or the box inside one that holds all of its text: a card of the grid,
  * which is content whatever words its classes carry ("subscription-eligible").
  */
-export function isGridCard(el: Element, stats: StatsMap): boolean {
+export function isGridCard(el: Element, stats: StatsMap, minCards = MIN_CARDS): boolean {
   const textLen = stats.textLenOf(el);
   if (textLen < CARD_MIN_TEXT || textLen > CARD_MAX_TEXT || stats.linkLenOf(el) === 0 || AD_CARD.test(classAndId(el))) return false;
   let box: Element = el;
   for (let hop = 0; hop <= WRAPPER_HOPS; hop++) {
     const parent = box.parent;
     if (!isElement(parent)) return false;
-    if (repeatsTemplate(box, parent)) return true;
+    if (repeatsTemplate(box, parent, minCards)) return true;
     if (stats.textLenOf(parent) !== textLen) return false;
     box = parent;
   }
@@ -68,8 +85,8 @@ export function holdsCardList(el: Element, stats: StatsMap): boolean {
   return false;
 }
 
-function repeatsTemplate(el: Element, parent: Element): boolean {
-  return (templateCounts(parent).get(templateKey(el)) ?? 0) >= MIN_CARDS;
+function repeatsTemplate(el: Element, parent: Element, minCards: number): boolean {
+  return (templateCounts(parent).get(templateKey(el)) ?? 0) >= minCards;
 }
 
 /**

@@ -246,6 +246,55 @@ describe('shop labels on a grid card', () => {
   });
 });
 
+describe('more card controls and badges', () => {
+  const SIX = [...TENTS, ['Dagger 2', '$459.00', 'dagger-2'], ['Nallo 3', '$689.00', 'nallo-3']];
+  const card = ([name, price, slug]: string[], i: number) =>
+    `<li class="card"><a href="/p/${slug}"><img src="/img/${slug}.jpg" alt=""></a><a href="/p/${slug}">${name}</a><div><span>${price}</span></div>` +
+    `<div class="flag">${['New color', 'Award Winner', 'Coming soon', 'Nouveau', 'Available now', 'New colors'][i]}</div>` +
+    `<div class="cta"><a href="/p/${slug}">Product Details</a></div><div class="cta"><a href="/quote">Get Pricing</a></div>` +
+    `<div class="more">${i % 2 ? 'More Variations' : 'Pre Order Now'}</div><div class="rev"><a href="/p/${slug}#reviews">Be the first to review this product</a></div></li>`;
+  const grid = `<ul class="grid">${SIX.map(card).join('')}</ul>`;
+
+  it('go on a grid: pre-orders, quotes, details links, "new colour", awards, "coming soon", review prompts', () => {
+    const md = read(page(grid));
+    for (const gone of [
+      'New color',
+      'Award Winner',
+      'Coming soon',
+      'Nouveau',
+      'Available now',
+      'Product Details',
+      'Get Pricing',
+      'More Variations',
+      'Pre Order',
+      'Be the first',
+    ])
+      expect(md).not.toContain(gone);
+    for (const [name, price] of SIX) {
+      expect(md).toContain(name);
+      expect(md).toContain(price);
+    }
+  });
+
+  it('go inside the cards of a grid of six or more on a page of another type (a category read as a landing page)', () => {
+    const md = read(page(grid), 'service');
+    for (const gone of ['Get Pricing', 'More Variations', 'Be the first']) expect(md).not.toContain(gone);
+    expect(md).toContain('Nallo 3');
+  });
+
+  it('stay outside a grid card on a page of another type, and in a row of fewer than six panels', () => {
+    const panels = ['Specs', 'Care', 'Shipping', 'Reviews']
+      .map(
+        (t) =>
+          `<div class="panel"><h3><a href="#${t}">${t}</a></h3><div class="state">Product details</div><p>${t} of the Talus 4, written out at some length.</p></div>`,
+      )
+      .join('');
+    const md = read(page(`<h2>Product details</h2><p>What the Talus 4 is made of.</p>${panels}`), 'service');
+    expect(md).toContain('## Product details');
+    expect(md.match(/Product details/g)?.length).toBe(5);
+  });
+});
+
 describe('a category typed product (its JSON-LD names one Product, the category rating)', () => {
   const names = [
     'Kettle grill 47',
