@@ -9,6 +9,7 @@ import {
   isGridCard,
   isGridCardChrome,
   isItemActionRow,
+  isRepeatedPrice,
 } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
@@ -148,7 +149,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   )
     return true;
   // A struck-out "was" price equal to the price beside it: one is the price.
-  if ((pageType === 'collection' || pageType === 'listing') && isEqualStruckPrice(el, stats)) return true;
+  if ((pageType === 'collection' || pageType === 'listing') && (isEqualStruckPrice(el, stats) || isRepeatedPrice(el, stats))) return true;
   const ci = classAndId(el);
   // Fine print is never the product's text, even when its class scored it the best block ("product-disclaimer").
   if (pageType === 'product' && FINE_PRINT.test(ci) && !TEXT_BLOCKS.has(name) && !s.hasMainish && !holdsPageHeading(el, stats)) return true;

@@ -232,3 +232,48 @@ function timesIn(line: string, price: string): number {
   }
   return n;
 }
+
+/** Elements looked through for an earlier copy of a price; a price line is a handful of spans. */
+const PRICE_LINE_SCAN = 64;
+
+/**
+ * A card's price printed a second time: themes write a "regular" and a "sale" block for every
+ * card and let CSS show one ("$19.99 $19.99"). A price leaf whose price line already showed
+ * the same price in an earlier leaf (not struck out: that is the "was" price) is the copy.
+ */
+export function isRepeatedPrice(el: Element, stats: StatsMap): boolean {
+  if (STRUCK.has(el.name) || el.children.some(isElement)) return false;
+  const price = collapseWhitespace(textOf(el)).trim();
+  if (price === '' || !PRICE_TEXT.test(price) || !/\d/.test(price)) return false;
+  let box: Element = el;
+  for (let hop = 0; hop < PRICE_LINE_HOPS; hop++) {
+    const parent = box.parent;
+    if (!isElement(parent) || stats.textLenOf(parent) > PRICE_LINE_MAX) return false;
+    const first = firstPriceLeaf(parent, price);
+    // Climb while this leaf is the first copy: the sale block's line starts at an ancestor.
+    if (first !== null && first !== el) return true;
+    box = parent;
+  }
+  return false;
+}
+
+/** The first leaf under `root` (not struck out) whose whole text is `price`; null when none or past the scan bound. */
+function firstPriceLeaf(root: Element, price: string): Element | null {
+  const stack: Element[] = [root];
+  for (let seen = 0; stack.length > 0 && seen < PRICE_LINE_SCAN; seen++) {
+    const n = stack.pop() as Element;
+    // Only the first few children of each: a line over thousands of empty spans costs no more.
+    const kids: Element[] = [];
+    const end = Math.min(n.children.length, PRICE_LINE_SCAN);
+    for (let i = 0; i < end; i++) {
+      const c = n.children[i];
+      if (isElement(c)) kids.push(c);
+    }
+    if (kids.length === 0) {
+      if (n !== root && !STRUCK.has(n.name) && collapseWhitespace(textOf(n)).trim() === price) return n;
+      continue;
+    }
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i] as Element);
+  }
+  return null;
+}

@@ -134,9 +134,20 @@ export function prepareDocument(doc: Document, options: PrepareOptions = {}): Pr
   for (const label of tabNames) walk.doomed.push(label);
   markChoiceLabels(walk.tabLabels, tabNames, walk.choiceInputs, walk.choices);
   for (const [table, rows] of walk.orderRows) table.attribs['data-pith-order-rows'] = String(rows);
+  for (const label of pickerLabels(walk.tabLabels, walk.selectIds)) walk.doomed.push(label);
   removeNodes(walk.doomed);
   const { signals, raw, hints, flattened, firstBody, firstHtml, hidden } = walk;
   return { signals, raw, hints, flattened, firstBody, firstHtml, hidden };
+}
+
+/**
+ * The label of a drop-down ("Size", "Sort by", "Quantity", "Country"): its control is gone,
+ * and a picker's name without its choices tells the reader nothing. Labels of checkboxes and
+ * radios stay (a filter's or a swatch's name may be the only text of an option).
+ */
+function pickerLabels(labels: readonly Element[], selectIds: ReadonlySet<string>): Element[] {
+  if (selectIds.size === 0) return [];
+  return labels.filter((l) => selectIds.has(l.attribs.for ?? '') && l.parent !== null);
 }
 
 /** The state of the prepare walk; `run` may be called again on content found afterwards. */
@@ -162,6 +173,8 @@ class PrepareWalk {
   readonly orderRows = new Map<Element, number>();
   /** Labels around their radio or checkbox input. */
   readonly choices: Array<[Element, Element]> = [];
+  /** Ids of the drop-downs removed with the other controls: their labels go with them. */
+  readonly selectIds = new Set<string>();
   readonly hidden: HiddenText = { invisibleChars: 0, revealableChars: 0, sample: '' };
   flattened = 0;
   firstBody: Element | null = null;
@@ -314,6 +327,7 @@ class PrepareWalk {
         if (name === 'button' || name === 'input') {
           if (CART_CONTROL.test(name === 'input' ? (a.value ?? '') : textOf(node))) this.hints.cartControls++;
         } else if (name === 'textarea') this.hints.textAreas++;
+        else if (name === 'select' && a.id !== undefined) this.selectIds.add(a.id);
         if (name === 'template') served.noteTemplate(node);
         else if (name === 'head') {
           // keep walking the head for meta/title/base, then drop it

@@ -417,3 +417,46 @@ describe('struck-out prices on a hostile page', () => {
     expect(md).toContain('Talus 4');
   });
 });
+
+describe('a card price printed twice (a theme\'s "regular" and "sale" blocks, one shown by CSS)', () => {
+  const card = ([name, price, slug]: string[], i: number) =>
+    `<li class="card"><h3><a href="/p/${slug}">${name}</a></h3><div class="price"><div class="price__container">` +
+    `<div class="price__regular"><span class="price-item">${price}</span></div>` +
+    `<div class="price__sale"><s class="price-item--regular">${i === 1 ? '$599.00' : ''}</s><span class="price-item--sale">${price}</span></div>` +
+    '</div></div></li>';
+
+  it('keeps one copy of the price and a real "was" price', () => {
+    const md = read(page(`<ul class="grid">${TENTS.map(card).join('')}</ul>`));
+    for (const [, price] of TENTS) expect(md.split(price as string)).toHaveLength(2);
+    expect(md).toContain('~~$599.00~~');
+  });
+
+  it('keeps two different prices side by side (a range), and prices on other page types', () => {
+    const ranged = ([name, , slug]: string[]) =>
+      `<li class="card"><h3><a href="/p/${slug}">${name}</a></h3><div class="price"><span>$120.00</span> – <span>$180.00</span></div></li>`;
+    expect(read(page(`<ul class="grid">${TENTS.map(ranged).join('')}</ul>`))).toContain('$120.00 – $180.00');
+    const twice = '<div class="price"><div><span>$349.00</span></div><div><span>$349.00</span></div></div>';
+    expect(read(page(`<p>The Ridgeline 2, our lightest tent for two.</p>${twice}`), 'product').split('$349.00')).toHaveLength(3);
+  });
+
+  it('stays linear on a price line over many empty elements', () => {
+    const wide = `<div class="price">${'<span></span>'.repeat(20000)}${'<span>$1</span>'.repeat(100)}</div>`;
+    const started = performance.now();
+    const md = read(page(`<ul class="grid">${TENTS.map(card).join('')}</ul>${wide}`));
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(md).toContain('Talus 4');
+  });
+});
+
+describe('the label of a drop-down', () => {
+  it('goes with its control (a card\'s "Size" picker), while checkbox and radio labels stay', () => {
+    const card = ([name, price, slug]: string[]) =>
+      `<li class="card"><h3><a href="/p/${slug}">${name}</a></h3><span>${price}</span>` +
+      `<div class="picker"><label for="size-${slug}">Size</label><select id="size-${slug}"><option>1 person</option></select></div>` +
+      `<div class="swatch"><input type="radio" id="c-${slug}"><label for="c-${slug}">Olive green</label></div></li>`;
+    const md = read(page(`<ul class="grid">${TENTS.map(card).join('')}</ul>`));
+    expect(md).not.toContain('Size');
+    expect(md).toContain('Olive green');
+    expect(md).toContain('$529.00');
+  });
+});
