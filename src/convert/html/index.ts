@@ -66,7 +66,13 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
   const evidence = collectPageSignals({ url: baseUrl, body, stats, meta, markup: prepared.hints });
   const pageType = options.pageType ?? classifyPage(evidence, () => measureStructure(evidence, body, stats)).type;
   const content = steer.chooseContent(body, stats, () => {
-    const main = extractMainContent(body, { titles: meta.titleVariants, authorKnown: meta.author !== null, stats, pageType });
+    const main = extractMainContent(body, {
+      titles: meta.titleVariants,
+      authorKnown: meta.author !== null,
+      dated: meta.publishedAt !== null,
+      stats,
+      pageType,
+    });
     const declared = (main.pageType ?? pageType) === 'product' ? declaredDescription(meta.productDescription, main.roots, main.drop) : null;
     if (declared) main.roots.unshift(declared);
     return main;

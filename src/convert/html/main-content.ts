@@ -99,6 +99,8 @@ export interface ExtractOptions {
   flags?: number;
   /** The page names its author in metadata, so a lone byline in the content can go. */
   authorKnown?: boolean;
+  /** The page declares when it was published (a dated story, not an index of many). */
+  dated?: boolean;
   /** Receives a line per decision (top candidates, attempts); off by default. */
   debug?: (line: string) => void;
   /** Stats of `body` when the caller already computed them (they are computed otherwise). */
@@ -167,7 +169,8 @@ function findMainContent(body: Element, opts: ExtractOptions): MainContent {
     opts.pageType !== undefined && opts.flags === undefined
       ? (indexAroundStory(story.firstTop, story.content.textLength, stats) ??
         indexInsideStory(story.content.roots, story.content.drop, stats) ??
-        catalogueBesideStory(body, story.firstTop, story.content.textLength, stats))
+        // a dated story beside a grid of other stories (a short news item over "latest news") stays the story
+        (opts.dated === true ? null : catalogueBesideStory(body, story.firstTop, story.content.textLength, stats)))
       : null;
   if (index) {
     const { roots, drop } = extractRegion(body, stats, { ...regionOpts, pageType: 'listing', top: index });

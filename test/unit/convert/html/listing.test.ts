@@ -344,6 +344,14 @@ describe('a catalogue laid out in rows beside a short intro', () => {
     expect(out.metadata.pageType).toBe('listing');
   });
 
+  it('leaves a dated story alone (a short news item over a grid of the latest ones)', () => {
+    const dated = html.replace('<title>', '<meta property="article:published_time" content="2019-11-20T10:43:00Z"><title>');
+    const out = htmlToMarkdown(dated, 'https://school.example.edu/professional-development/', { pageType: 'article' });
+    expect(out.metadata.pageType).toBe('article');
+    expect(out.markdown).toContain('more than sixty certificates');
+    expect(out.markdown).not.toContain('Hotel Revenue Management');
+  });
+
   it('leaves a story alone when the rows of teasers beside it are other pages', () => {
     const related = html.replace('<section><div class="section">', '<section class="related-programs"><div class="section">');
     const out = htmlToMarkdown(related, 'https://school.example.edu/professional-development/', { pageType: 'article' });
