@@ -10,7 +10,7 @@ export function parseArgs(argv: string[]): ParsedArgs {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
+      for (const arg of argv.slice(i + 1)) positionals.push(arg);
       break;
     }
     if (arg.startsWith('--')) {

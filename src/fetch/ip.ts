@@ -30,7 +30,7 @@ function parseV6(s: string): Uint8Array {
   if (last.includes('.')) {
     const v4 = parseV4(last);
     text = `${text.slice(0, lastColon + 1)}0:0`;
-    tail.push(...v4);
+    for (const part of v4) tail.push(part);
   }
   const [head = '', rest] = text.split('::');
   const headGroups = head === '' ? [] : head.split(':');

@@ -370,6 +370,14 @@ const VOID_ELEMENTS = new Set([
   'wbr',
 ]);
 
+/**
+ * Append every item of `items` to `target`. Not `target.push(...items)`: a spread passes each
+ * item as an argument on the stack, and a page of a million sibling paragraphs overflows it.
+ */
+export function pushAll<T>(target: T[], items: readonly T[]): void {
+  for (const item of items) target.push(item);
+}
+
 export function isElement(node: AnyNode | null | undefined): node is Element {
   return node !== null && node !== undefined && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
 }

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { STRUCTURAL_BOILERPLATE } from './content-patterns.js';
-import { classAndId, contains, forEachTemplateGroup, isElement, isText, templateKey } from './dom.js';
+import { classAndId, contains, forEachTemplateGroup, isElement, isText, templateKey, pushAll } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -96,7 +96,7 @@ function linkText(a: Element): number {
   while (stack.length > 0 && n < TITLE_LINK_MIN) {
     const c = stack.pop();
     if (isText(c)) n += c.data.trim().length;
-    else if (isElement(c)) stack.push(...c.children);
+    else if (isElement(c)) pushAll(stack, c.children);
   }
   return n;
 }

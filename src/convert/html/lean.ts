@@ -1,5 +1,5 @@
 import type { ChildNode, Element } from 'domhandler';
-import { isElement, isText, textOf } from './dom.js';
+import { isElement, isText, textOf, pushAll } from './dom.js';
 import { imageSource } from './urls.js';
 
 /**
@@ -222,7 +222,7 @@ function hasOwnText(el: Element): number {
     const n = stack.pop() as ChildNode;
     if (isText(n)) {
       if (/[\p{L}\p{N}]/u.test(n.data)) chars += n.data.trim().length;
-    } else if (isElement(n)) stack.push(...n.children);
+    } else if (isElement(n)) pushAll(stack, n.children);
   }
   return chars;
 }

@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { isElement } from './dom.js';
+import { isElement, pushAll } from './dom.js';
 
 /**
  * Tables. Data tables become GFM pipe tables: the header is `<thead>` or a first row of
@@ -130,6 +130,6 @@ function hasComplexContent(cell: Element): boolean {
 
 function unwrap(cells: Element[][], w: TableWriter): string[] {
   const out: string[] = [];
-  for (const r of cells) for (const c of r) out.push(...w.blocks(c.children));
+  for (const r of cells) for (const c of r) pushAll(out, w.blocks(c.children));
   return out;
 }

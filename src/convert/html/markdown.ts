@@ -1,5 +1,5 @@
 import type { ChildNode, Element } from 'domhandler';
-import { collapseWhitespace, findFirst, isElement, isText, textOf } from './dom.js';
+import { collapseWhitespace, findFirst, isElement, isText, textOf, pushAll } from './dom.js';
 import { GUTTER, codeLanguage, codeText, fencedCode } from './markdown-code.js';
 import { isMath, mathTex } from './markdown-math.js';
 import {
@@ -382,7 +382,7 @@ export class MarkdownWriter {
       } else if (c.name === 'div') {
         if (current) out.push(current);
         current = '';
-        out.push(...this.definitionList(c));
+        pushAll(out, this.definitionList(c));
       }
     }
     if (current) out.push(current);

@@ -1,4 +1,4 @@
-import { collapseWhitespace } from './dom.js';
+import { collapseWhitespace, pushAll } from './dom.js';
 import type { RawMetadata } from './prepare.js';
 
 /**
@@ -178,11 +178,11 @@ function readJsonLd(text: string, into: JsonLdFacts): void {
   while (queue.length > 0 && guard++ < 200) {
     const item = queue.shift();
     if (Array.isArray(item)) {
-      queue.push(...item);
+      pushAll(queue, item);
       continue;
     }
     if (!isRecord(item)) continue;
-    if (Array.isArray(item['@graph'])) queue.push(...item['@graph']);
+    if (Array.isArray(item['@graph'])) pushAll(queue, item['@graph']);
     const type = item['@type'];
     const types = Array.isArray(type) ? type.join(' ') : typeof type === 'string' ? type : '';
     noteTypes(types, item, into);

@@ -11,7 +11,7 @@ import {
   classWeight,
   hasAncestor,
 } from './content-patterns.js';
-import { classAndId, collapseWhitespace, isElement, textOf } from './dom.js';
+import { classAndId, collapseWhitespace, isElement, textOf, pushAll } from './dom.js';
 import { linkDensity } from './stats.js';
 import type { ElementStats, StatsMap } from './stats.js';
 
@@ -232,7 +232,7 @@ function headerHasIntro(el: Element, stats: StatsMap): boolean {
     const s = stats.get(c);
     if (!s) continue;
     if (c.name === 'p' && s.textLen >= HEADER_INTRO_LEN) found = true;
-    else if (s.textLen >= HEADER_INTRO_LEN) stack.push(...childElements(c));
+    else if (s.textLen >= HEADER_INTRO_LEN) pushAll(stack, childElements(c));
   }
   return found;
 }

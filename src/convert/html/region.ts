@@ -3,7 +3,7 @@ import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
 import { mainGrid, proseBesideMain } from './collection-region.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
-import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf } from './dom.js';
+import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf, pushAll } from './dom.js';
 import { isItemActionRow } from './grid-chrome.js';
 import { largestTeaserGroup } from './index-cards.js';
 import type { PageType } from './page-type.js';
@@ -127,7 +127,7 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
     guard.gridWrappers = ancestorsBelow([mainGrid(root, stats)?.parent ?? null], root);
     const beside = proseBesideMain(root, stats).filter((b) => !intro || (!contains(b, intro) && !contains(intro, b)));
     if (beside.length > 0) {
-      roots.push(...beside);
+      pushAll(roots, beside);
       roots.sort((a, b) => (stats.get(a)?.order ?? 0) - (stats.get(b)?.order ?? 0));
     }
   }
@@ -254,7 +254,7 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
   let titleDropped = false;
   const regionText = roots.reduce((n, r) => n + stats.textLenOf(r), 0);
   const stack: Element[] = [];
-  for (let i = roots.length - 1; i >= 0; i--) stack.push(...childElementsReversed(roots[i] as Element));
+  for (let i = roots.length - 1; i >= 0; i--) pushAll(stack, childElementsReversed(roots[i] as Element));
   while (stack.length > 0) {
     const el = stack.pop() as Element;
     if (isChrome(el, stats, guard, pageType) || (opts.authorKnown && pageType !== 'forum' && isByline(el, stats))) {
@@ -296,7 +296,7 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
       continue;
     }
     dropCodeToolbar(el, stats, drop);
-    stack.push(...childElementsReversed(el));
+    pushAll(stack, childElementsReversed(el));
   }
   return drop;
 }

@@ -1,6 +1,6 @@
 import { Element, Text } from 'domhandler';
 import type { ParentNode } from 'domhandler';
-import { collapseWhitespace, isElement, textOf, walkElements } from './dom.js';
+import { collapseWhitespace, isElement, textOf, walkElements, pushAll } from './dom.js';
 
 /**
  * Tab sets (install commands per package manager, code per language, product tabs) keep
@@ -31,7 +31,7 @@ export function labelTabPanels(tablists: readonly Element[], radioLabels: readon
     const group = label.parent;
     if (!group || seenGroups.has(group)) continue;
     seenGroups.add(group);
-    consumed.push(...labelRadioTabs(group));
+    pushAll(consumed, labelRadioTabs(group));
   }
   return consumed;
 }

@@ -1,6 +1,6 @@
 import type { ChildNode, Element } from 'domhandler';
 import type { ImageMode } from '../types.js';
-import { isElement, isText } from './dom.js';
+import { isElement, isText, pushAll } from './dom.js';
 import { GUTTER, codeText } from './markdown-code.js';
 import { isMath, mathTex } from './markdown-math.js';
 import { isHeadingAnchor } from './markdown.js';
@@ -47,7 +47,7 @@ class TextWriter {
       else if (isElement(node) && !this.skipped(node)) {
         if (BLOCK_TAGS.has(node.name) && !isMath(node)) {
           flush();
-          out.push(...this.block(node));
+          pushAll(out, this.block(node));
         } else inline += this.inline(node);
       }
     }

@@ -101,13 +101,12 @@ export function orderLines(fragments: Fragment[], page: number, gutters: Gutter[
     if (table) out.push(table);
     else {
       for (let col = 0; col <= gutters.length; col++) {
-        out.push(
-          ...mergeBaselines(
-            band.filter((f) => columnOf(f) === col),
-            page,
-            col,
-          ),
+        const lines = mergeBaselines(
+          band.filter((f) => columnOf(f) === col),
+          page,
+          col,
         );
+        for (const line of lines) out.push(line);
       }
     }
     band = [];
@@ -207,7 +206,7 @@ function mergeBaselines(fragments: Fragment[], page: number, column: number): Li
     if (part.table) {
       const cuts = separators(part.rows.flat());
       out.push(tableToLine(part.rows, (f) => cuts.filter((c) => (f.x0 + f.x1) / 2 > c).length, cuts.length + 1, page));
-    } else out.push(...mergeRows(part.rows.flat(), page, column));
+    } else for (const line of mergeRows(part.rows.flat(), page, column)) out.push(line); // no spread: a page may hold many rows
   }
   return out;
 }
