@@ -22,6 +22,8 @@ const MIN_POSTS = 2;
 const POST_MAX_SHARE = 0.8;
 /** The repeated group must hold at least this share of the page's non-link text. */
 const THREAD_MIN_SHARE = 0.2;
+/** A block holding nearly all of the page's non-link text wraps the page (a consent centre of vendor lists may hold most of it). */
+const WRAPPER_MIN_SHARE = 0.9;
 
 export interface Thread {
   posts: Element[];
@@ -65,19 +67,29 @@ function declaredPosts(body: Element, stats: StatsMap): Element[] | null {
   return posts.length >= MIN_POSTS ? posts : null;
 }
 
-/** The repeated sibling group (same tag and class, ids and numbers ignored) with the most text. */
+/**
+ * The repeated sibling group (same tag and class, ids and numbers ignored) with the most text.
+ * Chrome blocks (cookie centres, sidebars) are not walked and their text does not count
+ * toward the page's; a block holding most of the page's text is a wrapper whatever its
+ * class says (a theme's "beside-sidebar" page wrapper).
+ */
 function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
   const bs = stats.get(body);
   const pageProse = bs ? bs.textLen - bs.linkLen : 0;
   let best: Element[] | null = null;
-  let bestProse = pageProse * THREAD_MIN_SHARE;
+  let bestProse = 0;
+  let chromeProse = 0;
   const stack: Element[] = [body];
   while (stack.length > 0) {
     const parent = stack.pop() as Element;
     const groups = new Map<string, Element[]>();
     for (const c of parent.children) {
       // Cookie centres and sidebars repeat blocks too; they are not the thread.
-      if (!isElement(c) || isChrome(c, stats, NO_GUARD, 'forum')) continue;
+      if (!isElement(c)) continue;
+      if (prose(c, stats) <= pageProse * WRAPPER_MIN_SHARE && isChrome(c, stats, NO_GUARD, 'forum')) {
+        chromeProse += prose(c, stats);
+        continue;
+      }
       stack.push(c);
       // A post is a block of blocks (author line, body); sibling paragraphs are one post's text.
       if (prose(c, stats) < POST_MIN_PROSE || !stats.get(c)?.hasBlock) continue;
@@ -103,7 +115,7 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
       }
     }
   }
-  return best;
+  return bestProse > (pageProse - chromeProse) * THREAD_MIN_SHARE ? best : null;
 }
 
 function prose(el: Element, stats: StatsMap): number {

@@ -59,4 +59,31 @@ describe('threads', () => {
     const html = `<body><main><h1>Fan noise after upgrade</h1><div class="block-body">${[1, 2, 3].map((n) => post(n)).join('')}</div></main></body>`;
     expect(htmlToMarkdown(html, 'https://board.test/threads/fan-noise.123/').metadata.pageType).toBe('forum');
   });
+
+  it('finds the posts inside a page wrapper whose class names a sidebar, and drops their signatures', () => {
+    const phpbb = (n: number) => `<div id="p${n}" class="post bg${(n % 2) + 1}"><div class="inner">
+      <dl class="postprofile"><dt><a href="./memberlist.php?mode=viewprofile&u=${n}">user${n}</a></dt></dl>
+      <div class="postbody"><p class="author">by <strong>user${n}</strong> » Tue Aug 2${n}, 2019 1:47 am</p>
+      <div class="content">Post ${n} ${SAY}. It goes on a little longer so that the post is the larger part of the page.</div>
+      <div id="sig${n}" class="signature">Nightcore forever. My nation does not reflect my views at all.</div></div></div></div>`;
+    const html = `<body><div id="wrap" class="beside-sidebar-1"><div class="navbar"><a href="/">Board index</a></div>
+      <div id="page-body"><h2>Fan noise after upgrade</h2>${[1, 2, 3].map(phpbb).join('<hr class="divider">')}</div></div>
+      <div class="sidebar"><a href="/">Home</a></div></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/viewtopic.php?t=123', { pageType: 'forum' });
+    for (const n of [1, 2, 3]) expect(r.markdown).toContain(`Post ${n} explains`);
+    expect(r.markdown).not.toMatch(/Nightcore/);
+  });
+
+  it("does not count a consent centre's text against the thread's share of the page", () => {
+    const purpose = (n: number) =>
+      `<div class="ot-cat-item"><h4>Purpose ${n}</h4><p>These cookies may be set through our site by our advertising partners to build a profile of your interests and show you relevant adverts on other sites, for purpose number ${n}.</p></div>`;
+    const row = (n: number) =>
+      `<tr><td class="author"><a href="/user/u${n}">u${n}</a> #${n}</td><td class="msg"><div class="msg_body">Reply ${n} ${SAY}.</div><div class="msg_below"><a href="#">Report</a></div></td></tr>`;
+    const html = `<body><div id="consent-sdk"><h3>Manage Consent Preferences</h3>${Array.from({ length: 12 }, (_, i) => purpose(i)).join('')}</div>
+      <div class="page"><h1>Fan noise after upgrade</h1><table class="board"><tbody>${[1, 2, 3, 4].map(row).join('')}</tbody></table>
+      <div class="footer-links">Terms of use · Privacy policy</div></div></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/boards/1/2', { pageType: 'forum' });
+    for (const n of [1, 2, 3, 4]) expect(r.markdown).toContain(`Reply ${n} explains`);
+    expect(r.markdown).not.toMatch(/Report/);
+  });
 });
