@@ -71,7 +71,7 @@ const CALL_TO_ACTION =
 const SKIP_LINK_TEXT = /^skip (?:to |over |past )?(?:the )?[a-z]+(?: [a-z]+){0,3}$/i;
 /** Thread software's UI labels: quote expanders, post numbers, reply prompts, edit notes. */
 const THREAD_UI_TEXT =
-  /^(?:click to expand\.*|#\d+|post|permalink|top|back to top|sorted by:?|(?:asked|modified|active|viewed) ?\d[\w .,]{0,20}(?:ago|times)|(?:posts|joined|join date|messages|reputation|reaction score|points|member since|location|trophies)\s*:.{0,40}|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|reply|quote|report|share|like|\d+ likes?|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
+  /^(?:click to (?:expand|shrink)\.*|#\d+|post|permalink|top|back to top|sorted by:?|(?:asked|modified|active|viewed) ?\d[\w .,]{0,20}(?:ago|times)|(?:posts|joined|join date|registered|messages|reputation|reaction score|points|member since|location|trophies)\s*:.{0,40}|(?:replies|views):? ?[\d.,]+k?|(?:you must )?(?:log in|sign in|login) (?:or (?:register|sign up) )?to (?:reply|post|comment)(?: here)?\.?|(?:post a )?reply|reply with quote|multi-?quote|quote|report|share|like|\d+ likes?|ask (?:a )?question|start asking to get answers|author|op|original poster|thread starter|topic starter|online|offline|last edited:? .{0,40}|members don't see this ad\.?|advertisement - members don't see this ad)$/i;
 /** A shop's control labels left behind when prepare removed the controls. */
 const SHOP_UI_TEXT =
   /^(?:quantity|qty|add to (?:cart|bag|basket)|buy (?:it )?now|add to (?:wish|watch) ?list|save for later|contact (?:the )?seller|ask a question)$/i;
@@ -98,6 +98,10 @@ const GRID_UI_TEXT =
   /^(?:(?:showing )?[\d,.\u2013-]+(?: of [\d,.]+)?(?: [a-z]+){0,2}\s*)?(?:sort(?: by)?:?|filter(?: by)?:?|refine|clear all|view:?|show:?)$|^(?:showing )?(?:all )?[\d,.\u2013-]+ (?:of [\d,.]+ )?results?$/i;
 /** A placeholder that scripts replace ("Loading…"): never the content itself. */
 const PLACEHOLDER_TEXT = /^(?:loading|please wait|spinner)\s*(?:\.{1,3}|…)?$/i;
+/** A counter's text: a number alone ("20", "1.2k"). */
+const COUNTER_TEXT = /^\s*\d[\d.,]*k?\s*$/i;
+/** Counters are blocks of their own; a number inline (a span in a sentence) is part of the text. */
+const COUNTER_BLOCKS = new Set(['div', 'li', 'dd', 'dt', 'footer', 'header', 'aside', 'section']);
 /** Longer thread notices: the invitation to ask or browse under a Q&A page. */
 const THREAD_UI_NOTICE = /^(?:not the answer you're looking for\?|browse other questions tagged)/i;
 const READER_COMMENTS = /(?:^|[\s_-])(?:comments?|comment-?list|comment-?form|respond|disqus|replies)(?:[\s_-]|$)/;
@@ -215,7 +219,10 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;
   if ((pageType === 'collection' || pageType === 'listing') && (GRID_UI_TEXT.test(t) || isGridCardChrome(t))) return true;
   if (isCardChromeInCard(el, t.trim(), stats)) return true;
-  return pageType === 'forum' && (THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t));
+  if (pageType !== 'forum') return false;
+  // A block holding only a number is a post's counter (likes, votes, its index), never its text.
+  if (COUNTER_BLOCKS.has(el.name) && COUNTER_TEXT.test(t)) return true;
+  return THREAD_UI_TEXT.test(t) || THREAD_UI_NOTICE.test(t);
 }
 
 /** A link to a mark on this page saying "Skip images" or "Skip listing": keyboard furniture. */

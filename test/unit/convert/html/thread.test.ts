@@ -86,4 +86,18 @@ describe('threads', () => {
     for (const n of [1, 2, 3, 4]) expect(r.markdown).toContain(`Reply ${n} explains`);
     expect(r.markdown).not.toMatch(/Report/);
   });
+
+  it("drops a post's counters, status and badges and the thread's UI labels, keeps numbers in the text", () => {
+    const card = (n: number) => `<div class="post-row"><div class="user-cell"><a href="/member/${n}">member${n}</a>
+      <div class="tagline">Offline</div><div class="badge">Author</div><div class="stamp">Registered: 2016-07-0${n}</div></div>
+      <div class="body-cell"><div class="text">Post ${n} ${SAY}. I keep <span>3</span> spare fans in a drawer.</div>
+      <blockquote><div>member1 said: the first post's words</div><div class="expander">Click to shrink...</div></blockquote>
+      <div class="tally">2${n}</div><div class="links"><span class="act"><a href="/q/${n}">Reply with quote</a></span></div></div></div>`;
+    const html = `<body><main><h1>Fan noise after upgrade</h1><ul class="facts"><li>Replies 154</li><li>Views 26.2k</li></ul>
+      <div class="rows">${[1, 2, 3].map(card).join('')}</div></main></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/threads/fan-noise.123/', { pageType: 'forum' });
+    for (const n of [1, 2, 3]) expect(r.markdown).toContain(`Post ${n} explains`);
+    expect(r.markdown).toContain('I keep 3 spare fans');
+    expect(r.markdown).not.toMatch(/Offline|Author|Registered|Click to shrink|Reply with quote|Replies 154|Views 26|\b2[123]\b/);
+  });
 });
