@@ -9,6 +9,7 @@ import { largestTeaserGroup } from './index-cards.js';
 import type { PageType } from './page-type.js';
 import { dedupeRepeatedPassage, galleryTail, isCurrencyList, otherProductCards, repeatedViews, templateFields } from './product.js';
 import { isDataTable, repeatsTitle } from './prune.js';
+import { dropQuotedCopies } from './thread.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
 import type { StatsMap } from './stats.js';
@@ -181,6 +182,7 @@ export function extractThread(body: Element, stats: StatsMap, thread: Thread, op
   if (posts.some(isQuestionOrAnswer)) guard.posts = new Set(posts);
   const drop = pruneRegion([root], stats, guard, opts);
   dropLinksBetweenPosts(root, guard.wrappers, new Set(posts), stats, drop);
+  dropQuotedCopies(root, posts, drop);
   return { roots: [root], drop };
 }
 

@@ -1,6 +1,6 @@
 import type { Element } from 'domhandler';
 import { NO_GUARD, isChrome } from './chrome.js';
-import { commonAncestor, isElement, templateKey } from './dom.js';
+import { commonAncestor, isElement, templateKey, textOf } from './dom.js';
 import type { StatsMap } from './stats.js';
 
 /**
@@ -121,4 +121,79 @@ function repeatedPosts(body: Element, stats: StatsMap): Element[] | null {
 function prose(el: Element, stats: StatsMap): number {
   const s = stats.get(el);
   return s ? s.textLen - s.linkLen : 0;
+}
+
+/** A quote this long (in words) repeating an earlier post is a copy of it; short quotes point at what is answered. */
+const COPY_MIN_WORDS = 30;
+/** Words per shingle compared between a quote and the earlier posts. */
+const SHINGLE_WORDS = 5;
+/** Share of a quote's words found in earlier posts' shingles for it to be a copy (its attribution line is not). */
+const COPY_MIN_COVER = 0.8;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * A reply that quotes a long stretch of an earlier post repeats it: the quote is a copy and
+ * is dropped (the reply's own words stay). Posts are read in document order; each post's
+ * words are hashed into shingles once, so the check is linear in the thread's text.
+ */
+export function dropQuotedCopies(root: Element, posts: readonly Element[], drop: Set<Element>): void {
+  const seen = new Set<string>();
+  for (const post of postsInOrder(root, new Set(posts))) {
+    for (const quote of outermostQuotes(post)) {
+      if (isCopy(words(textOf(quote)), seen)) drop.add(quote);
+    }
+    const ws = words(textOf(post));
+    for (let i = 0; i + SHINGLE_WORDS <= ws.length; i++) seen.add(ws.slice(i, i + SHINGLE_WORDS).join(' '));
+  }
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** Enough of the quote's words lie in shingles seen in earlier posts. */
+function isCopy(ws: readonly string[], seen: ReadonlySet<string>): boolean {
+  if (ws.length < COPY_MIN_WORDS) return false;
+  let coveredUpTo = 0;
+  let covered = 0;
+  for (let i = 0; i + SHINGLE_WORDS <= ws.length; i++) {
+    if (!seen.has(ws.slice(i, i + SHINGLE_WORDS).join(' '))) continue;
+    const from = Math.max(i, coveredUpTo);
+    covered += i + SHINGLE_WORDS - from;
+    coveredUpTo = i + SHINGLE_WORDS;
+  }
+  return covered >= ws.length * COPY_MIN_COVER;
+}
+
+/** The outermost posts under `root`, in document order. */
+function postsInOrder(root: Element, posts: ReadonlySet<Element>): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (posts.has(el)) {
+      out.push(el);
+      continue;
+    }
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i];
+      if (isElement(c)) stack.push(c);
+    }
+  }
+  return out;
+}
+
+/** `<blockquote>`s in `post` not inside another one. */
+function outermostQuotes(post: Element): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [post];
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    for (const c of el.children) {
+      if (!isElement(c)) continue;
+      if (c.name === 'blockquote') out.push(c);
+      else stack.push(c);
+    }
+  }
+  return out;
 }

@@ -100,4 +100,23 @@ describe('threads', () => {
     expect(r.markdown).toContain('I keep 3 spare fans');
     expect(r.markdown).not.toMatch(/Offline|Author|Registered|Click to shrink|Reply with quote|Replies 154|Views 26|\b2[123]\b/);
   });
+
+  it('drops a long quote that repeats an earlier post, keeps short quotes and quotes from elsewhere', () => {
+    const first = `Post 1 ${SAY}. The fan ramps up whenever the card passes sixty degrees, even at idle on the desktop with nothing open.`;
+    const outside =
+      'The manual says the fan curve is set by the firmware and cannot be changed by the owner without voiding the warranty, which is a long rule to quote from a manual.';
+    const msg = (n: number, body: string) => `<article class="message"><div class="message-user"><a href="/u/user${n}">user${n}</a></div>
+      <div class="message-main"><time>Mar ${n}, 2025</time><div class="message-body">${body}</div></div></article>`;
+    const html = `<body><main><h1>Fan noise after upgrade</h1><div class="block-body">
+      ${msg(1, `<p>${first}</p>`)}
+      ${msg(2, `<blockquote><div class="title">user1 said:</div><div>${first}</div></blockquote><p>Reply 2 ${SAY}: copied the whole post.</p>`)}
+      ${msg(3, `<blockquote><div>user1 said:</div><div>The fan ramps up whenever the card passes sixty degrees</div></blockquote><p>Reply 3 ${SAY}.</p>`)}
+      ${msg(4, `<blockquote>${outside}</blockquote><p>Reply 4 ${SAY}.</p>`)}
+      </div></main></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/threads/fan-noise.123/', { pageType: 'forum' });
+    expect(r.markdown.split('even at idle on the desktop').length - 1).toBe(1);
+    expect(r.markdown).toContain('Reply 2 explains');
+    expect(r.markdown).toContain('> The fan ramps up whenever the card passes sixty degrees');
+    expect(r.markdown).toContain('> The manual says the fan curve');
+  });
 });
