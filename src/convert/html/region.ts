@@ -169,6 +169,8 @@ export function extractThread(body: Element, stats: StatsMap, thread: Thread, op
   let root = thread.container;
   const posts = [...thread.posts];
   for (let p = root, hops = 0; p !== body && isElement(p.parent) && hops < THREAD_CLIMB_HOPS; hops++) {
+    // The page's main landmark holds the whole thread: what is beside it is the site's (a sidebar's dated rules).
+    if (isMainLandmark(p)) break;
     const beside = siblingPost(p, stats);
     p = p.parent;
     if (beside) {
@@ -481,6 +483,10 @@ function regionRoot(
 function isDialog(el: Element): boolean {
   const role = el.attribs.role;
   return role === 'dialog' || role === 'alertdialog' || el.attribs['aria-modal'] === 'true';
+}
+
+function isMainLandmark(el: Element): boolean {
+  return el.name === 'main' || el.attribs.role === 'main';
 }
 
 /** A sibling of `el` that reads like a post: text of its own and a date (the question beside its answers). */

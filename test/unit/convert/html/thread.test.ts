@@ -119,4 +119,18 @@ describe('threads', () => {
     expect(r.markdown).toContain('> The fan ramps up whenever the card passes sixty degrees');
     expect(r.markdown).toContain('> The manual says the fan curve');
   });
+
+  it("stops at the page's main landmark: a dated sidebar beside it is not the thread's first post", () => {
+    const comment = (n: number) =>
+      `<div class="thing comment"><p class="tagline"><a href="/user/u${n}">u${n}</a> <time>Mar ${n}, 2026</time></p><div class="md"><p>Comment ${n} ${SAY}.</p></div></div>`;
+    const html = `<body><div class="side"><p>this post was submitted on <time datetime="2026-03-04">04 Mar 2026</time></p>
+      <h2>Submission Rules</h2><ol><li>Directly link to published peer-reviewed research or a media summary of it</li><li>No summaries of summaries or reposts</li></ol></div>
+      <div class="content" role="main"><div class="listing"><div class="thing link"><a class="title" href="https://journal.test/a">Hair follicles grown in the lab</a>
+      <p class="tagline">submitted <time>Mar 4, 2026</time> by <a href="/user/op">op</a></p><div class="md"><p>The link post ${SAY}.</p></div></div></div>
+      <div class="commentarea"><div class="sitetable">${[1, 2, 3].map(comment).join('')}</div></div></div></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/r/science/comments/1abc/hair/', { pageType: 'forum' });
+    expect(r.markdown).toContain('The link post explains');
+    for (const n of [1, 2, 3]) expect(r.markdown).toContain(`Comment ${n} explains`);
+    expect(r.markdown).not.toMatch(/Submission Rules|summaries of summaries/);
+  });
 });
