@@ -44,7 +44,7 @@ const SHOP_FURNITURE_HEADING =
   /^(?:frequently compared|featured products|(?:top|best) ?sellers(?! rank)|sponsored by|(?:recent|latest) (?:events|news|announcements)(?: (?:&|and) (?:events|news|announcements))?|(?:shipping|delivery) (?:&|and) (?:returns|fee details|fees)|where are we shipping to|(?:customer )?questions (?:&|and) answers|reviews summary|reviews with images|(?:get|shop) the look|as seen on (?:instagram|social(?: media)?)|(?:sorry|oops)[,!]? (?:there was a problem|something went wrong))\b/i;
 /** On a thread: the forum's widgets around the posts (other topics, who posted most, who is reading). */
 const THREAD_FURNITURE_HEADING =
-  /^(?:(?:check out|see|browse|explore)\s+)?(?:(?:other|more)\s+)?(?:similar|related|suggested|recommended|other|more|latest|popular|trending) (?:topics|threads|discussions|questions|conversations)\b|^(?:top posters|popular days|recently browsing|(?:topic|thread) (?:statistics|stats))\b/i;
+  /^(?:(?:check out|see|browse|explore)\s+)?(?:(?:other|more)\s+)?(?:most )?(?:similar|related|suggested|recommended|other|more|latest|popular|trending) (?:topics|threads|discussions|questions|conversations|posts)\b|^(?:top posters|popular days|recently browsing|(?:topic|thread) (?:statistics|stats))\b/i;
 const OTHERS_HEADING_MAX = 80;
 /**
  * On a product page: a block whose whole text is a control of the buy box or the page's

@@ -133,4 +133,13 @@ describe('threads', () => {
     for (const n of [1, 2, 3]) expect(r.markdown).toContain(`Comment ${n} explains`);
     expect(r.markdown).not.toMatch(/Submission Rules|summaries of summaries/);
   });
+
+  it("drops the thread's popular-posts widget by its heading", () => {
+    const html = `<body><main><h1>Fan noise after upgrade</h1><div class="topic">${post(1)}${post(2)}
+      <div class="box"><h4>Most Popular Posts</h4><ul><li><h5>user2</h5><a href="#c2">Mar 2, 2025</a><p>Post 2 was liked the most of all the posts in this topic, by a wide margin.</p></li></ul></div>
+      ${post(3)}</div></main></body>`;
+    const r = htmlToMarkdown(html, 'https://board.test/topic/123-fan-noise/', { pageType: 'forum' });
+    for (const n of [1, 2, 3]) expect(r.markdown).toContain(`Post ${n} explains`);
+    expect(r.markdown).not.toMatch(/Most Popular Posts|liked the most/);
+  });
 });
