@@ -137,14 +137,38 @@ const WORD = /[\p{L}\p{N}]+/gu;
  * words are hashed into shingles once, so the check is linear in the thread's text.
  */
 export function dropQuotedCopies(root: Element, posts: readonly Element[], drop: Set<Element>): void {
-  const seen = new Set<string>();
-  for (const post of postsInOrder(root, new Set(posts))) {
-    for (const quote of outermostQuotes(post)) {
+  const ordered = postsInOrder(root, new Set(posts));
+  const quotes = ordered.map(outermostQuotes);
+  // most threads quote nothing long: no post is hashed then
+  if (!quotes.some((qs) => qs.some((q) => isLongQuote(q)))) return;
+  const seen = new Set<number>();
+  ordered.forEach((post, i) => {
+    for (const quote of quotes[i] ?? []) {
       if (isCopy(words(textOf(quote)), seen)) drop.add(quote);
     }
     const ws = words(textOf(post));
-    for (let i = 0; i + SHINGLE_WORDS <= ws.length; i++) seen.add(ws.slice(i, i + SHINGLE_WORDS).join(' '));
+    for (let k = 0; k + SHINGLE_WORDS <= ws.length; k++) seen.add(shingleHash(ws, k));
+  });
+}
+
+/** A quote long enough to be a copy, judged by its length before its words are split. */
+function isLongQuote(quote: Element): boolean {
+  return textOf(quote).length >= COPY_MIN_WORDS * 2;
+}
+
+/**
+ * The shingle of SHINGLE_WORDS words at `at` as a 32-bit FNV-1a hash: a thread of 10 MB holds
+ * millions of shingles, and numbers cost a fraction of the strings' memory. A collision
+ * (rare at this scale) can only count one more shingle as seen.
+ */
+function shingleHash(ws: readonly string[], at: number): number {
+  let h = 0x811c9dc5;
+  for (let w = at; w < at + SHINGLE_WORDS; w++) {
+    const word = ws[w] as string;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 32, 0x01000193);
   }
+  return h >>> 0;
 }
 
 function words(text: string): string[] {
@@ -152,12 +176,12 @@ function words(text: string): string[] {
 }
 
 /** Enough of the quote's words lie in shingles seen in earlier posts. */
-function isCopy(ws: readonly string[], seen: ReadonlySet<string>): boolean {
+function isCopy(ws: readonly string[], seen: ReadonlySet<number>): boolean {
   if (ws.length < COPY_MIN_WORDS) return false;
   let coveredUpTo = 0;
   let covered = 0;
   for (let i = 0; i + SHINGLE_WORDS <= ws.length; i++) {
-    if (!seen.has(ws.slice(i, i + SHINGLE_WORDS).join(' '))) continue;
+    if (!seen.has(shingleHash(ws, i))) continue;
     const from = Math.max(i, coveredUpTo);
     covered += i + SHINGLE_WORDS - from;
     coveredUpTo = i + SHINGLE_WORDS;
