@@ -209,9 +209,8 @@ const PRICE_LINE_HOPS = 3;
  */
 export function isEqualStruckPrice(el: Element, stats: StatsMap): boolean {
   // Only a leaf of text: nested struck-out runs never make each ancestor re-read the others.
-  if (!STRUCK.has(el.name) || el.children.some(isElement)) return false;
-  const price = collapseWhitespace(textOf(el)).trim();
-  if (price === '' || !PRICE_TEXT.test(price) || !/\d/.test(price)) return false;
+  const price = STRUCK.has(el.name) ? leafPrice(el) : null;
+  if (price === null) return false;
   let box: Element = el;
   for (let hop = 0; hop < PRICE_LINE_HOPS; hop++) {
     const parent = box.parent;
@@ -220,6 +219,13 @@ export function isEqualStruckPrice(el: Element, stats: StatsMap): boolean {
     box = parent;
   }
   return false;
+}
+
+/** The price an element of text alone says (a leaf: nested runs never re-read each other), else null. */
+function leafPrice(el: Element): string | null {
+  if (el.children.some(isElement)) return null;
+  const price = collapseWhitespace(textOf(el)).trim();
+  return price !== '' && PRICE_TEXT.test(price) && /\d/.test(price) ? price : null;
 }
 
 /** How often `price` stands in `line` as a whole number ("19.99" is not in "119.99"). */
@@ -242,9 +248,8 @@ const PRICE_LINE_SCAN = 64;
  * the same price in an earlier leaf (not struck out: that is the "was" price) is the copy.
  */
 export function isRepeatedPrice(el: Element, stats: StatsMap): boolean {
-  if (STRUCK.has(el.name) || el.children.some(isElement)) return false;
-  const price = collapseWhitespace(textOf(el)).trim();
-  if (price === '' || !PRICE_TEXT.test(price) || !/\d/.test(price)) return false;
+  const price = STRUCK.has(el.name) ? null : leafPrice(el);
+  if (price === null) return false;
   let box: Element = el;
   for (let hop = 0; hop < PRICE_LINE_HOPS; hop++) {
     const parent = box.parent;
