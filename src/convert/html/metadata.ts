@@ -32,6 +32,8 @@ export interface StructuredHints {
   aggregateOffer: boolean;
   /** `og:type`, lower-cased, or null. */
   ogType: string | null;
+  /** A `<meta>` tag dates the page (`article:published_time`…): post templates write one, while SEO plugins put a datePublished in every page's JSON-LD. */
+  datedByMetaTag: boolean;
 }
 
 /** JSON-LD blocks larger than this are skipped (they are data dumps, not page metadata). */
@@ -71,9 +73,7 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
   const description = pick(get('description'), get('og:description'), get('twitter:description'), ld.description);
   const metaAuthor = get('author') || get('article:author') || get('dc.creator') || get('parsely-author') || null;
   const author = pick(metaAuthor && !/^https?:/.test(metaAuthor) ? metaAuthor : null, ld.author, relAuthor);
-  const publishedAt = pick(
-    get('article:published_time'),
-    ld.datePublished,
+  const metaDate = pick(
     get('datepublished'),
     get('date'),
     get('pubdate'),
@@ -82,6 +82,8 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
     get('dc.date.issued'),
     get('parsely-pub-date'),
   );
+  const ogDate = get('article:published_time') ?? null;
+  const publishedAt = pick(ogDate, ld.datePublished, metaDate);
   const variants = [title, ogTitle, titleTag, ld.headline, titleTag ? cleanTitle(titleTag, siteName) : null].filter(
     (t): t is string => typeof t === 'string' && t !== '',
   );
@@ -94,7 +96,12 @@ export function buildMetadata(raw: RawMetadata): PageMetadata {
     publishedAt: publishedAt && !Number.isNaN(Date.parse(publishedAt)) ? publishedAt : null,
     baseHref: raw.baseHref,
     titleVariants: variants,
-    structured: { ldTypes: ld.types, aggregateOffer: ld.aggregateOffer, ogType: get('og:type')?.toLowerCase() ?? null },
+    structured: {
+      ldTypes: ld.types,
+      aggregateOffer: ld.aggregateOffer,
+      ogType: get('og:type')?.toLowerCase() ?? null,
+      datedByMetaTag: (ogDate ?? metaDate) !== null,
+    },
     productDescription: ld.productDescription ?? null,
   };
 }

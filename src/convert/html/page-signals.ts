@@ -1,5 +1,5 @@
 import type { Element } from 'domhandler';
-import { childrenByTemplate, isElement, isText } from './dom.js';
+import { childrenByTemplate, isElement, isText, textOf } from './dom.js';
 import type { PageMetadata, StructuredHints } from './metadata.js';
 import type { MarkupHints } from './prepare.js';
 import { linkDensity } from './stats.js';
@@ -46,6 +46,12 @@ export interface PageSignals {
   teasers: RepeatedGroup;
   /** Elements whose class or id names a comment, post or reply (a thread's blocks). */
   threadBlocks: number;
+  /** Links and buttons outside the page's chrome that ask the reader to act (`Get a quote`, `Book a demo`). */
+  callsToAction: number;
+  /** Elements whose class or id names a testimonial. */
+  testimonials: number;
+  /** `<time>` elements and date-like texts outside the page's chrome (a byline's or a post's date). */
+  contentDates: number;
 }
 
 export interface RepeatedGroup {
@@ -83,6 +89,15 @@ export const DATE_LIKE =
 const THREAD_TOKEN =
   /(?:^|[\s_-])(?:comment|post|reply|message|answer)s?(?:[\s_-]|$)|(?:^|[\s_-])(?:postbody|post-body|topic-body|message-body|comment-body)/i;
 const AUTHORISH = /author|user|member|poster|username|avatar/;
+/** A call to action is a short link or button; longer ones are sentences that mention one. */
+const CTA_MAX_TEXT = 40;
+/** What a business's landing page asks of its reader (a newsletter's "Subscribe" is not one: stories carry it too). */
+const CALL_TO_ACTION =
+  /^\s*(?:get (?:started|in touch|a (?:free )?(?:quote|demo|estimate|consultation|proposal))|request (?:a |your )?(?:free )?(?:quote|demo|consultation|estimate|proposal|information|a call)|(?:book|schedule) (?:a |your )?(?:free )?(?:demo|call|consultation|appointment|meeting|service)|(?:start|try) (?:(?:your|a) )?(?:free|for free|now|it free)|free (?:trial|consultation|quote|estimate|demo)|contact (?:us|sales|our team|an? expert)|talk to (?:sales|an? expert|us|our)|let'?s talk|call (?:us|now|today)|sign up (?:free|for free|now)|(?:see|view) (?:plans|pricing)|(?:enquire|inquire|apply|enroll|register) now)/i;
+const TESTIMONIAL = /testimonial/i;
+/** The page's chrome: its calls to action and dates belong to the site, not to this page. */
+const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo']);
 
 export interface SignalSources {
   url: string;
@@ -123,6 +138,9 @@ export function collectPageSignals({ url, body, stats, meta, markup }: SignalSou
     posts: emptyGroup(),
     teasers: emptyGroup(),
     threadBlocks: 0,
+    callsToAction: 0,
+    testimonials: 0,
+    contentDates: 0,
   };
 }
 
@@ -131,16 +149,20 @@ export function measureStructure(s: PageSignals, body: Element, stats: StatsMap)
   const priced = new Set<Element>();
   const dated = new Set<Element>();
   const stack: Element[] = [body];
+  const chromeStack: boolean[] = [false];
   const order: Element[] = [];
   while (stack.length > 0) {
     const el = stack.pop() as Element;
+    const chrome = (chromeStack.pop() as boolean) || isChrome(el);
     order.push(el);
     const name = el.name;
+    if (!chrome) measureContentCues(el, stats, s);
     if (name === 'pre') s.codeBlocks++;
     else if (name === 'code') s.inlineCode++;
     else if (name === 'time') {
       s.times++;
       dated.add(el);
+      if (!chrome) s.contentDates++;
     } else if (name === 'section') s.sections++;
     else if (name.length === 2 && name[0] === 'h' && name[1] !== undefined && name[1] >= '1' && name[1] <= '6') s.headings++;
     if (PROSE_BLOCKS.has(name)) {
@@ -162,13 +184,18 @@ export function measureStructure(s: PageSignals, body: Element, stats: StatsMap)
     const { class: cls, id } = el.attribs;
     if ((cls !== undefined && THREAD_TOKEN.test(cls)) || (id !== undefined && THREAD_TOKEN.test(id))) s.threadBlocks++;
     for (const c of el.children) {
-      if (isElement(c)) stack.push(c);
-      else if (isText(c) && c.data.length < 200 && hasDigit(c.data)) {
+      if (isElement(c)) {
+        stack.push(c);
+        chromeStack.push(chrome);
+      } else if (isText(c) && c.data.length < 200 && hasDigit(c.data)) {
         // Prices and dates have digits: most text nodes skip both regexes.
         if (PRICE.test(c.data)) {
           s.prices++;
           priced.add(el);
-        } else if (DATE_LIKE.test(c.data)) dated.add(el);
+        } else if (DATE_LIKE.test(c.data)) {
+          dated.add(el);
+          if (!chrome) s.contentDates++;
+        }
       }
     }
   }
@@ -176,6 +203,23 @@ export function measureStructure(s: PageSignals, body: Element, stats: StatsMap)
   const hasPrice = markAncestors(priced, body);
   const hasDate = markAncestors(dated, body);
   for (const el of order) measureGroups(el, stats, hasPrice, hasDate, s);
+}
+
+function isChrome(el: Element): boolean {
+  const role = el.attribs.role;
+  return CHROME_TAGS.has(el.name) || (role !== undefined && CHROME_ROLES.has(role));
+}
+
+/** Calls to action and testimonials in the page's own content (a landing page's cues). */
+function measureContentCues(el: Element, stats: StatsMap, s: PageSignals): void {
+  const name = el.name;
+  if (name === 'a' || name === 'button') {
+    const len = stats.textLenOf(el);
+    // Short by the stats, so reading its text is bounded.
+    if (len > 0 && len <= CTA_MAX_TEXT && CALL_TO_ACTION.test(textOf(el))) s.callsToAction++;
+  }
+  const { class: cls, id } = el.attribs;
+  if ((cls !== undefined && TESTIMONIAL.test(cls)) || (id !== undefined && TESTIMONIAL.test(id))) s.testimonials++;
 }
 
 /** A heading (h2–h4) that is or holds a link, among the first levels of `el`. */

@@ -52,6 +52,8 @@ const W_STRUCTURE_WEAK = 1;
 /** Long, evenly spread prose: a story. */
 const W_PROSE = 2;
 const W_HINT = 0.5;
+/** Distinct asks to act in the content (`Get a quote`, `Book a demo`): a business selling, not a story. */
+const MIN_CALLS_TO_ACTION = 2;
 
 const FORUM_HOST = /^(?:forums?|community|communities|discuss|discussions?|bbs|boards?|answers|ask|talk)\./;
 const FORUM_PATH =
@@ -237,5 +239,20 @@ function voteStructure(s: PageSignals, v: Votes): void {
     v.collection += W_HINT;
   }
   if (s.sections >= 5 && s.proseText < 2500) v.service += W_STRUCTURE_WEAK;
+  voteLandingCues(s, v);
   if (s.headings >= 6 && s.proseParagraphs < 10 && s.prices < 3 && c.withImage < 4) v.service += W_HINT;
+}
+
+/**
+ * A landing page asks its reader to act and quotes its customers; a story shows its date.
+ * A shop's home page quotes its customers too: priced cards keep it a grid. A publication
+ * date that only the JSON-LD carries (SEO plugins stamp one on every page) and that the
+ * content never shows takes back the date's vote for article.
+ */
+function voteLandingCues(s: PageSignals, v: Votes): void {
+  if (s.cards.withPrice < 3) {
+    if (s.callsToAction >= MIN_CALLS_TO_ACTION) v.service += W_STRUCTURE_WEAK;
+    if (s.testimonials > 0) v.service += W_STRUCTURE_WEAK;
+  }
+  if (s.published && !s.structured.datedByMetaTag && s.contentDates === 0) v.article -= W_STRUCTURE;
 }

@@ -75,3 +75,28 @@ describe('a theme naming its template on <body>', () => {
     expect(htmlToMarkdown(page(cls), 'https://zero.test/beginners/').metadata.pageType).toBe('article');
   });
 });
+
+describe('a landing page that asks its reader to act', () => {
+  // SEO plugins stamp a datePublished on every WebPage: the metadata alone dates a landing page too.
+  const stamped = ld({ '@context': 'https://schema.org', '@type': 'WebPage', name: 'Roof repair', datePublished: '2023-01-10' });
+  const story = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12].map((n) => prose('Roofing', n)).join('');
+  const head = `<head><title>Roof repair</title>${stamped}</head>`;
+  const url = 'https://roofers.test/services/roof-repair';
+  const page = (header: string, content: string, footer = ''): string =>
+    `<html>${head}<body><header>${header}</header><main><h1>Roof repair</h1>${story}${content}</main><footer>${footer}</footer></body></html>`;
+  const asks = '<a class="btn" href="/quote">Get a free quote</a><button>Book a consultation</button>';
+  const quotes = '<div class="testimonial"><blockquote>They fixed our leak in a day.</blockquote><cite>Dana</cite></div>';
+
+  it('is a service page when its content holds calls to action and testimonials, whatever date the metadata carries', () => {
+    expect(htmlToMarkdown(page('', asks + quotes), url).metadata.pageType).toBe('service');
+  });
+
+  it('does not count the calls to action of the header and footer', () => {
+    expect(htmlToMarkdown(page(asks, '', asks), url).metadata.pageType).toBe('article');
+  });
+
+  it('stays an article when the content shows its date', () => {
+    const byline = '<p class="byline">By Sam Reed, <time datetime="2023-01-10">January 10, 2023</time></p>';
+    expect(htmlToMarkdown(page('', byline + asks), url).metadata.pageType).toBe('article');
+  });
+});
