@@ -52,6 +52,8 @@ const W_STRUCTURE_WEAK = 1;
 /** Long, evenly spread prose: a story. */
 const W_PROSE = 2;
 const W_HINT = 0.5;
+/** A home page whose content shows this many dates is a feed of posts (a news or blog front page), not a business's landing page. */
+const FEED_HOME_DATES = 8;
 /** Distinct asks to act in the content (`Get a quote`, `Book a demo`): a business selling, not a story. */
 const MIN_CALLS_TO_ACTION = 2;
 
@@ -240,6 +242,7 @@ function voteStructure(s: PageSignals, v: Votes): void {
   }
   if (s.sections >= 5 && s.proseText < 2500) v.service += W_STRUCTURE_WEAK;
   voteLandingCues(s, v);
+  if (s.path.split('/').every((p) => p === '') && s.contentDates >= FEED_HOME_DATES) v.listing += W_STRUCTURE;
   if (s.headings >= 6 && s.proseParagraphs < 10 && s.prices < 3 && c.withImage < 4) v.service += W_HINT;
 }
 

@@ -100,3 +100,21 @@ describe('a landing page that asks its reader to act', () => {
     expect(htmlToMarkdown(page('', byline + asks), url).metadata.pageType).toBe('article');
   });
 });
+
+describe('a home page full of dates', () => {
+  const posts = Array.from({ length: 9 }, (_, i) => `Post number ${i + 1} about gardening`);
+  const card = (t: string, i: number): string =>
+    `<div class="card"><a href="/p/${i}"><img src="/i/${i}.jpg" alt=""></a><a href="/p/${i}">${t}</a><p>Notes from the beds this week.</p><span class="meta">March ${i + 2}, 2025</span></div>`;
+  const page = (date: boolean): string =>
+    `<html><head><title>Green Thumb</title></head><body><main><div class="grid">${posts
+      .map((t, i) => (date ? card(t, i) : card(t, i).replace(/<span class="meta">.*?<\/span>/, '')))
+      .join('')}</div></main></body></html>`;
+
+  it('is a feed of posts (a listing)', () => {
+    expect(htmlToMarkdown(page(true), 'https://greenthumb.test/').metadata.pageType).toBe('listing');
+  });
+
+  it('needs the dates: undated cards on a home page stay a grid', () => {
+    expect(htmlToMarkdown(page(false), 'https://greenthumb.test/').metadata.pageType).not.toBe('listing');
+  });
+});
