@@ -1,5 +1,5 @@
-import type { Element } from 'domhandler';
-import { childrenByTemplate, isElement, isText, textOf } from './dom.js';
+import type { AnyNode, Element } from 'domhandler';
+import { childrenByTemplate, isElement, isText } from './dom.js';
 import type { PageMetadata, StructuredHints } from './metadata.js';
 import type { MarkupHints } from './prepare.js';
 import { linkDensity } from './stats.js';
@@ -94,6 +94,8 @@ const CTA_MAX_TEXT = 40;
 /** What a business's landing page asks of its reader (a newsletter's "Subscribe" is not one: stories carry it too). */
 const CALL_TO_ACTION =
   /^\s*(?:get (?:started|in touch|a (?:free )?(?:quote|demo|estimate|consultation|proposal))|request (?:a |your )?(?:free )?(?:quote|demo|consultation|estimate|proposal|information|a call)|(?:book|schedule) (?:a |your )?(?:free )?(?:demo|call|consultation|appointment|meeting|service)|(?:start|try) (?:(?:your|a) )?(?:free|for free|now|it free)|free (?:trial|consultation|quote|estimate|demo)|contact (?:us|sales|our team|an? expert)|talk to (?:sales|an? expert|us|our)|let'?s talk|call (?:us|now|today)|sign up (?:free|for free|now)|(?:see|view) (?:plans|pricing)|(?:enquire|inquire|apply|enroll|register) now)/i;
+/** A call to action's subtree is read only up to this many nodes (nested buttons must not make the walk quadratic). */
+const CTA_MAX_NODES = 24;
 const TESTIMONIAL = /testimonial/i;
 /** The page's chrome: its calls to action and dates belong to the site, not to this page. */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside']);
@@ -215,11 +217,24 @@ function measureContentCues(el: Element, stats: StatsMap, s: PageSignals): void 
   const name = el.name;
   if (name === 'a' || name === 'button') {
     const len = stats.textLenOf(el);
-    // Short by the stats, so reading its text is bounded.
-    if (len > 0 && len <= CTA_MAX_TEXT && CALL_TO_ACTION.test(textOf(el))) s.callsToAction++;
+    if (len > 0 && len <= CTA_MAX_TEXT && CALL_TO_ACTION.test(boundedText(el))) s.callsToAction++;
   }
   const { class: cls, id } = el.attribs;
   if ((cls !== undefined && TESTIMONIAL.test(cls)) || (id !== undefined && TESTIMONIAL.test(id))) s.testimonials++;
+}
+
+/** The text of a small subtree; '' when it has more than CTA_MAX_NODES nodes (then it is no button). */
+function boundedText(el: Element): string {
+  let out = '';
+  let seen = 0;
+  const stack: AnyNode[] = [el];
+  while (stack.length > 0) {
+    const n = stack.pop() as AnyNode;
+    if (++seen > CTA_MAX_NODES) return '';
+    if (isText(n)) out += n.data;
+    else if (isElement(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as AnyNode);
+  }
+  return out;
 }
 
 /** A heading (h2–h4) that is or holds a link, among the first levels of `el`. */

@@ -118,3 +118,13 @@ describe('a home page full of dates', () => {
     expect(htmlToMarkdown(page(false), 'https://greenthumb.test/').metadata.pageType).not.toBe('listing');
   });
 });
+
+describe('calls to action on a hostile page', () => {
+  it('reads nested buttons in linear time', () => {
+    const depth = 5000;
+    const html = `<html><body><main>${'<button>'.repeat(depth)}Get started${'</button>'.repeat(depth)}</main></body></html>`;
+    const start = Date.now();
+    htmlToMarkdown(html, 'https://hostile.test/');
+    expect(Date.now() - start).toBeLessThan(3000);
+  });
+});
