@@ -5,11 +5,10 @@ import {
   holdsCardList,
   isCardChromeInCard,
   isCardTagRow,
-  isEqualStruckPrice,
+  isDuplicatePrice,
   isGridCard,
   isGridCardChrome,
   isItemActionRow,
-  isRepeatedPrice,
 } from './grid-chrome.js';
 import { DATE_LIKE } from './page-signals.js';
 import type { PageType } from './page-type.js';
@@ -152,8 +151,8 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
     SHOP_POLICY_TEXT.test(collapseWhitespace(textOf(el)).trim())
   )
     return true;
-  // A struck-out "was" price equal to the price beside it: one is the price.
-  if ((pageType === 'collection' || pageType === 'listing') && (isEqualStruckPrice(el, stats) || isRepeatedPrice(el, stats))) return true;
+  // A price a card says twice (an equal "was" price, a sale block's copy): once is the price.
+  if ((pageType === 'collection' || pageType === 'listing') && isDuplicatePrice(el, stats)) return true;
   const ci = classAndId(el);
   // Fine print is never the product's text, even when its class scored it the best block ("product-disclaimer").
   if (pageType === 'product' && FINE_PRINT.test(ci) && !TEXT_BLOCKS.has(name) && !s.hasMainish && !holdsPageHeading(el, stats)) return true;

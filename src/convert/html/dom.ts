@@ -371,6 +371,28 @@ const VOID_ELEMENTS = new Set([
 ]);
 
 /**
+ * The text of a small subtree, read with a bound: '' once more than `maxNodes` nodes would be
+ * read (or a node has more children than that), and the text so far once it is longer than
+ * `maxChars`. A label, a button or a screen-reader copy is a handful of nodes; a large
+ * element costs no more than the bound, so callers may ask it of every element.
+ */
+export function boundedTextOf(el: Element, maxNodes: number, maxChars = Number.POSITIVE_INFINITY): string {
+  let out = '';
+  let seen = 0;
+  const stack: ChildNode[] = [el];
+  while (stack.length > 0 && out.length <= maxChars) {
+    if (++seen > maxNodes) return '';
+    const n = stack.pop() as ChildNode;
+    if (isText(n)) out += n.data;
+    else if (isElement(n)) {
+      if (n.children.length > maxNodes) return '';
+      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as ChildNode);
+    }
+  }
+  return out;
+}
+
+/**
  * Append every item of `items` to `target`. Not `target.push(...items)`: a spread passes each
  * item as an argument on the stack, and a page of a million sibling paragraphs overflows it.
  */

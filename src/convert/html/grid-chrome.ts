@@ -204,18 +204,27 @@ const PRICE_LINE_MAX = 120;
 const PRICE_LINE_HOPS = 3;
 
 /**
- * A struck-out "was" price equal to the price beside it: themes print the regular and the
- * sale price even when there is no sale. The reader needs one.
+ * A price a card says twice; the reader needs it once. Either a struck-out "was" price equal
+ * to the price beside it (themes print the regular and the sale price even when there is no
+ * sale), or a price printed a second time (themes write a "regular" and a "sale" block for
+ * every card and let CSS show one: "$19.99 $19.99"): a leaf whose price line already showed
+ * the same price in an earlier leaf, not struck out (that one is the "was" price).
  */
-export function isEqualStruckPrice(el: Element, stats: StatsMap): boolean {
-  // Only a leaf of text: nested struck-out runs never make each ancestor re-read the others.
-  const price = STRUCK.has(el.name) ? leafPrice(el) : null;
+export function isDuplicatePrice(el: Element, stats: StatsMap): boolean {
+  const price = leafPrice(el);
   if (price === null) return false;
+  const struck = STRUCK.has(el.name);
   let box: Element = el;
   for (let hop = 0; hop < PRICE_LINE_HOPS; hop++) {
     const parent = box.parent;
     if (!isElement(parent) || stats.textLenOf(parent) > PRICE_LINE_MAX) return false;
-    if (timesIn(collapseWhitespace(textOf(parent)), price) >= 2) return true;
+    if (struck) {
+      if (timesIn(collapseWhitespace(textOf(parent)), price) >= 2) return true;
+    } else {
+      // Climb while this leaf is the first copy: the sale block's line starts at an ancestor.
+      const first = firstPriceLeaf(parent, price);
+      if (first !== null && first !== el) return true;
+    }
     box = parent;
   }
   return false;
@@ -241,26 +250,6 @@ function timesIn(line: string, price: string): number {
 
 /** Elements looked through for an earlier copy of a price; a price line is a handful of spans. */
 const PRICE_LINE_SCAN = 64;
-
-/**
- * A card's price printed a second time: themes write a "regular" and a "sale" block for every
- * card and let CSS show one ("$19.99 $19.99"). A price leaf whose price line already showed
- * the same price in an earlier leaf (not struck out: that is the "was" price) is the copy.
- */
-export function isRepeatedPrice(el: Element, stats: StatsMap): boolean {
-  const price = STRUCK.has(el.name) ? null : leafPrice(el);
-  if (price === null) return false;
-  let box: Element = el;
-  for (let hop = 0; hop < PRICE_LINE_HOPS; hop++) {
-    const parent = box.parent;
-    if (!isElement(parent) || stats.textLenOf(parent) > PRICE_LINE_MAX) return false;
-    const first = firstPriceLeaf(parent, price);
-    // Climb while this leaf is the first copy: the sale block's line starts at an ancestor.
-    if (first !== null && first !== el) return true;
-    box = parent;
-  }
-  return false;
-}
 
 /** The first leaf under `root` (not struck out) whose whole text is `price`; null when none or past the scan bound. */
 function firstPriceLeaf(root: Element, price: string): Element | null {

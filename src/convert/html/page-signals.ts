@@ -1,5 +1,5 @@
-import type { AnyNode, Element } from 'domhandler';
-import { childrenByTemplate, isElement, isText } from './dom.js';
+import type { Element } from 'domhandler';
+import { boundedTextOf, childrenByTemplate, isElement, isText } from './dom.js';
 import type { PageMetadata, StructuredHints } from './metadata.js';
 import type { MarkupHints } from './prepare.js';
 import { linkDensity } from './stats.js';
@@ -155,7 +155,7 @@ export function measureStructure(s: PageSignals, body: Element, stats: StatsMap)
   const order: Element[] = [];
   while (stack.length > 0) {
     const el = stack.pop() as Element;
-    const chrome = (chromeStack.pop() as boolean) || isChrome(el);
+    const chrome = (chromeStack.pop() as boolean) || isLandmarkChrome(el);
     order.push(el);
     const name = el.name;
     if (!chrome) measureContentCues(el, stats, s);
@@ -207,7 +207,7 @@ export function measureStructure(s: PageSignals, body: Element, stats: StatsMap)
   for (const el of order) measureGroups(el, stats, hasPrice, hasDate, s);
 }
 
-function isChrome(el: Element): boolean {
+function isLandmarkChrome(el: Element): boolean {
   const role = el.attribs.role;
   return CHROME_TAGS.has(el.name) || (role !== undefined && CHROME_ROLES.has(role));
 }
@@ -217,24 +217,10 @@ function measureContentCues(el: Element, stats: StatsMap, s: PageSignals): void 
   const name = el.name;
   if (name === 'a' || name === 'button') {
     const len = stats.textLenOf(el);
-    if (len > 0 && len <= CTA_MAX_TEXT && CALL_TO_ACTION.test(boundedText(el))) s.callsToAction++;
+    if (len > 0 && len <= CTA_MAX_TEXT && CALL_TO_ACTION.test(boundedTextOf(el, CTA_MAX_NODES))) s.callsToAction++;
   }
   const { class: cls, id } = el.attribs;
   if ((cls !== undefined && TESTIMONIAL.test(cls)) || (id !== undefined && TESTIMONIAL.test(id))) s.testimonials++;
-}
-
-/** The text of a small subtree; '' when it has more than CTA_MAX_NODES nodes (then it is no button). */
-function boundedText(el: Element): string {
-  let out = '';
-  let seen = 0;
-  const stack: AnyNode[] = [el];
-  while (stack.length > 0) {
-    const n = stack.pop() as AnyNode;
-    if (++seen > CTA_MAX_NODES) return '';
-    if (isText(n)) out += n.data;
-    else if (isElement(n)) for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as AnyNode);
-  }
-  return out;
 }
 
 /** A heading (h2–h4) that is or holds a link, among the first levels of `el`. */

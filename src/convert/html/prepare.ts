@@ -1,6 +1,6 @@
 import { Element, Text } from 'domhandler';
 import type { ChildNode, Document, ParentNode } from 'domhandler';
-import { MAX_DEPTH, collapseWhitespace, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
+import { MAX_DEPTH, boundedTextOf, collapseWhitespace, flattenChildren, isElement, removeNodes, textOf } from './dom.js';
 import { ServedContent } from './served-content.js';
 import { BLOCK_TAGS } from './stats.js';
 import { labelTabPanels } from './tabs.js';
@@ -410,7 +410,7 @@ function markChoiceLabels(
     const name = input.attribs.name;
     if (!name) continue;
     // Read with a bound: a widget's word is short, and nested labels must not be reread.
-    const raw = collapseWhitespace(boundedText(label, WIDGET_TEXT_MAX)).trim();
+    const raw = collapseWhitespace(boundedTextOf(label, ECHO_MAX_NODES, WIDGET_TEXT_MAX)).trim();
     const text = raw.length > 0 && raw.length <= WIDGET_TEXT_MAX ? raw : null;
     const group = groups.get(name);
     if (!group) groups.set(name, { size: 1, text });
@@ -464,27 +464,11 @@ function repeatsTextBefore(el: Element): boolean {
   if (prev?.type !== 'text' || BLOCK_TAGS.has(el.name)) return false;
   const before = prev.data.trim();
   if (before.length < ECHO_MIN_CHARS || !prev.data.endsWith(before)) return false;
-  return boundedText(el, before.length + 1).trim() === before;
+  return boundedTextOf(el, ECHO_MAX_NODES, before.length + 1).trim() === before;
 }
 
-/** Nodes read of a possible echo, at most (a copy for screen readers is a span or two). */
+/** Nodes read of a possible echo or a choice label, at most (a copy for screen readers is a span or two). */
 const ECHO_MAX_NODES = 16;
-
-/** The text of `el`, stopping once it is longer than `max` characters or ECHO_MAX_NODES nodes were read (then ''). */
-function boundedText(el: Element, max: number): string {
-  let out = '';
-  const stack: ChildNode[] = [el];
-  for (let seen = 0; stack.length > 0 && out.length <= max; seen++) {
-    if (seen >= ECHO_MAX_NODES) return '';
-    const n = stack.pop() as ChildNode;
-    if (n.type === 'text') out += n.data;
-    else if (isElement(n)) {
-      if (n.children.length > ECHO_MAX_NODES) return '';
-      for (let i = n.children.length - 1; i >= 0; i--) stack.push(n.children[i] as ChildNode);
-    }
-  }
-  return out;
-}
 
 /** Why a reader would not see `el` (attributes, utility classes, inline style, the page's sheets), or null. */
 function hiddenReason(el: Element, visibility: VisibilityPlan): HideReason | null {

@@ -138,22 +138,16 @@ const WORD = /[\p{L}\p{N}]+/gu;
  */
 export function dropQuotedCopies(root: Element, posts: readonly Element[], drop: Set<Element>): void {
   const ordered = postsInOrder(root, new Set(posts));
-  const quotes = ordered.map(outermostQuotes);
-  // most threads quote nothing long: no post is hashed then
-  if (!quotes.some((qs) => qs.some((q) => isLongQuote(q)))) return;
+  // each post's outermost quotes with their words, read once
+  const quotes = ordered.map((post) => outermostQuotes(post).map((quote) => ({ quote, ws: words(textOf(quote)) })));
+  // most threads quote nothing long enough to be a copy: no post is hashed then
+  if (!quotes.some((qs) => qs.some((q) => q.ws.length >= COPY_MIN_WORDS))) return;
   const seen = new Set<number>();
   ordered.forEach((post, i) => {
-    for (const quote of quotes[i] ?? []) {
-      if (isCopy(words(textOf(quote)), seen)) drop.add(quote);
-    }
+    for (const { quote, ws } of quotes[i] ?? []) if (isCopy(ws, seen)) drop.add(quote);
     const ws = words(textOf(post));
     for (let k = 0; k + SHINGLE_WORDS <= ws.length; k++) seen.add(shingleHash(ws, k));
   });
-}
-
-/** A quote long enough to be a copy, judged by its length before its words are split. */
-function isLongQuote(quote: Element): boolean {
-  return textOf(quote).length >= COPY_MIN_WORDS * 2;
 }
 
 /**
