@@ -280,7 +280,8 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
     headingDensity < CLEAN.headingOnlyShare &&
     contentLength < MIN_PARAGRAPH_LEN &&
     (img === 0 || img > 2) &&
-    !hasAncestor(el, 'figure')
+    !hasAncestor(el, 'figure') &&
+    !(img > 2 && isDescribedGallery(el, s))
   )
     return true;
   if (!isList && weight < CLASS_WEIGHT && ld > CLEAN.weakMaxLinkDensity && contentLength < CLEAN.weakMaxText) return true;
