@@ -1,5 +1,5 @@
 import type { ChildNode, Element } from 'domhandler';
-import { isElement, isText, textOf, pushAll } from './dom.js';
+import { boundedTextOf, isElement, isText, textOf, pushAll } from './dom.js';
 import { imageSource } from './urls.js';
 
 /**
@@ -354,26 +354,46 @@ const headingWords = new WeakMap<Element, string>();
 
 /**
  * The picture's alt names the heading beside it (a feature tile "Cleans when you want" over
- * a picture with that alt, a section picture named like its section, a teaser's headline):
- * the heading says it, the picture only adds a URL (it stays in the `images` list). Two
- * words at least; the heading is a child (or a child's first child) of one of the picture's
- * three nearest ancestors.
+ * a picture with that alt, a section picture named like its section, a teaser's headline),
+ * or says exactly what a short text beside it says (a feature icon over its caption, a
+ * swatch beside its colour name): the text says it, the picture only adds a URL (it stays
+ * in the `images` list). A heading must share two words at least; the heading or text is a
+ * child (or a heading a child's first child) of one of the picture's three nearest ancestors.
  */
 export function altNamesHeading(img: Element, alt: string): boolean {
   const name = words(alt);
-  if (name.indexOf(' ') < 0) return false;
+  if (name === '' || inFigure(img)) return false;
+  const twoWords = name.indexOf(' ') > 0;
   let el: Element['parent'] = img.parent;
-  for (let level = 0; level < HEADING_ANCESTORS && el !== null && isElement(el); level++, el = el.parent) {
+  let from: Element = img;
+  for (let level = 0; level < HEADING_ANCESTORS && el !== null && isElement(el); level++, from = el, el = el.parent) {
     let seen = 0;
     for (const c of el.children) {
       if (!isElement(c)) continue;
       if (++seen > HEADING_SIBLINGS) break;
+      if (c === from) continue;
       const heading = HEADING.has(c.name) ? c : firstHeadingChild(c);
-      if (heading !== null && sameName(name, wordsOfHeading(heading))) return true;
+      if (twoWords && heading !== null && sameName(name, wordsOfHeading(heading))) return true;
+      if (heading === null && !/^h[1-6]$/.test(c.name) && name === wordsOfText(c)) return true;
     }
   }
   return false;
 }
+
+/** A short text (a caption, a label) of a few nodes: its words, or '' when longer. */
+function wordsOfText(el: Element): string {
+  let w = shortTextWords.get(el);
+  if (w === undefined) {
+    const text = boundedTextOf(el, SHORT_TEXT_NODES, HEADING_MAX_CHARS);
+    w = text.length > HEADING_MAX_CHARS ? '' : words(text);
+    shortTextWords.set(el, w);
+  }
+  return w;
+}
+
+/** Nodes read of a text beside a picture. */
+const SHORT_TEXT_NODES = 12;
+const shortTextWords = new WeakMap<Element, string>();
 
 function firstHeadingChild(el: Element): Element | null {
   for (const c of el.children) if (isElement(c)) return HEADING.has(c.name) ? c : null;
@@ -403,4 +423,88 @@ function words(s: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
+}
+
+/** A wall: at least this many sibling items, each a picture alone (a logo strip, a badge row). */
+const WALL_MIN_ITEMS = 4;
+/** Children of a wall's parent looked at. */
+const WALL_CHILDREN_MAX = 80;
+/** Nodes read of one item to see that it is a picture alone. */
+const WALL_ITEM_NODES = 30;
+const wallOf = new WeakMap<Element, { first: Element; marks: boolean } | null>();
+
+/**
+ * Whether a picture of a wall is left out: the items (4 or more, 80 % of their parent's
+ * children at least) are each a picture and nothing else. A wall of marks (every alt a
+ * different short name: customer logos, integrations, award badges, colour swatches) says
+ * nothing the page's text needs, and none is written; a gallery (long or repeated alts: a
+ * product's photos) is shown by its first picture. All stay in the `images` list; a picture
+ * that is the only label of a link nothing else names is written. Each parent is judged once.
+ */
+export function leftOutOfWall(img: Element, counts: ContentCounts | null): boolean {
+  if (soleLinkLabel(img, counts)) return false;
+  let item: Element = img;
+  for (let i = 0; i < 4; i++) {
+    const p = item.parent;
+    if (p === null || !isElement(p)) return false;
+    let elements = 0;
+    for (const c of p.children) if (isElement(c) && c.name !== 'source') elements++;
+    if (elements === 1 || p.name === 'picture') {
+      item = p;
+      continue;
+    }
+    let wall = wallOf.get(p);
+    if (wall === undefined) {
+      wall = judgeWall(p);
+      wallOf.set(p, wall);
+    }
+    return wall !== null && (wall.marks || wall.first !== img);
+  }
+  return false;
+}
+
+/** A mark's alt: a name of at most this many words. */
+const MARK_MAX_WORDS = 4;
+
+function judgeWall(p: Element): { first: Element; marks: boolean } | null {
+  const images: Element[] = [];
+  let elements = 0;
+  let pictures = 0;
+  for (const c of p.children) {
+    if (!isElement(c)) continue;
+    if (++elements > WALL_CHILDREN_MAX) return null;
+    const img = pictureAlone(c);
+    if (img !== null) {
+      pictures++;
+      images.push(img);
+    }
+  }
+  if (pictures < WALL_MIN_ITEMS || pictures < elements * 0.8) return null;
+  const names = new Set<string>();
+  for (const img of images) {
+    const name = words(img.attribs.alt ?? '');
+    if (name === '' || name.split(' ').length > MARK_MAX_WORDS || names.has(name)) return { first: images[0] as Element, marks: false };
+    names.add(name);
+  }
+  return { first: images[0] as Element, marks: true };
+}
+
+/** The one `<img>` of an item that shows nothing else (no letters, one picture); else null. */
+function pictureAlone(item: Element): Element | null {
+  if (item.name === 'img') return item;
+  const stack: ChildNode[] = [...item.children];
+  let img: Element | null = null;
+  for (let seen = 0; stack.length > 0; seen++) {
+    if (seen > WALL_ITEM_NODES) return null;
+    const n = stack.pop() as ChildNode;
+    if (isText(n)) {
+      if (/[\p{L}\p{N}]/u.test(n.data)) return null;
+    } else if (isElement(n)) {
+      if (n.name === 'img') {
+        if (img !== null) return null;
+        img = n;
+      } else pushAll(stack, n.children);
+    }
+  }
+  return img;
 }

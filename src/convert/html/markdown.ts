@@ -17,7 +17,15 @@ import { renderTable } from './markdown-table.js';
 import { BLOCK_TAGS } from './stats.js';
 import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
-import { altNamesHeading, countContent, isDecorativeImage, isDeclaredDecoration, isPermalinkLabel, stripUnrendered } from './lean.js';
+import {
+  altNamesHeading,
+  countContent,
+  isDecorativeImage,
+  isDeclaredDecoration,
+  isPermalinkLabel,
+  leftOutOfWall,
+  stripUnrendered,
+} from './lean.js';
 import type { ContentCounts } from './lean.js';
 import { imageSource, isSameDocumentLink, linksToProfile, outputUrl } from './urls.js';
 
@@ -517,6 +525,9 @@ export class MarkdownWriter {
     if (this.lean && this.cardImages.has(img)) return '';
     // on a shop, landing or grid page, a picture named like the heading beside it says nothing more
     if (this.lean && this.emptyAltIsDecoration && altNamesHeading(img, alt)) return '';
+    // on such a page, a wall of pictures alone: a strip of marks (logos, badges, swatches) is
+    // not written, a gallery is shown by its first picture; the others add URLs and no words
+    if (this.lean && this.emptyAltIsDecoration && leftOutOfWall(img, this.counts)) return '';
     if (this.lean && url) {
       // the same picture again (a thumbnail and its repeat): written once
       if (this.writtenImages.has(url)) return '';

@@ -146,6 +146,52 @@ describe('pictures marked alt="" on landing, shop and grid pages', () => {
     expect(story).toContain('charter.jpg');
   });
 
+  it('a picture whose alt says what the short text beside it says goes there; one that says more stays', () => {
+    const feature = (alt: string, file: string, caption: string) =>
+      `<li><span class="ico"><img src="/img/${file}" alt="${alt}"></span><p>${caption}</p></li>`;
+    const page = servicePage(
+      `<ul>${feature('Free cancellation', 'cancel.svg', 'Free cancellation')}${feature('Skipper', 'skipper.svg', 'Skipper')}` +
+        `${feature('Life jackets for every passenger', 'jackets.jpg', 'Life jackets')}</ul>`,
+    );
+    const { markdown, images } = htmlToMarkdown(page, 'https://tours.test/', { images: true });
+    expect(markdown).not.toContain('cancel.svg');
+    expect(markdown).not.toContain('skipper.svg');
+    expect(markdown).toContain('jackets.jpg');
+    expect(markdown).toContain('Free cancellation');
+    expect(images?.map((i) => i.url)).toContain('https://tours.test/img/cancel.svg');
+    const story = read(`${PROSE.repeat(3)}<ul>${feature('Skipper', 'skipper.svg', 'Skipper')}</ul>${PROSE.repeat(3)}`);
+    expect(story).toContain('skipper.svg');
+  });
+
+  it('a wall of marks alone (a logo strip) goes there, a gallery keeps its first; linked, with words or in a story they stay', () => {
+    const logos = (names: string[]) =>
+      `<ul class="customers">${names.map((n) => `<li><img src="/img/c/${n}.svg" alt="${n}"></li>`).join('')}</ul>`;
+    const names = ['Ferrybank', 'Gullwing', 'Saltmarsh', 'Tidewater', 'Northpier'];
+    const page = servicePage(`<h2>Trusted by</h2>${logos(names)}`);
+    const { markdown, images } = htmlToMarkdown(page, 'https://tours.test/', { images: true });
+    for (const n of names) expect(markdown).not.toContain(`${n}.svg`);
+    expect(images?.map((i) => i.url)).toContain('https://tours.test/img/c/Northpier.svg');
+    const photos = `<div>${names.map((n) => `<div><img src="/img/g/${n}.jpg" alt="The tour boat moored at ${n} pier at dusk"></div>`).join('')}</div>`;
+    const galleryMd = htmlToMarkdown(servicePage(photos), 'https://tours.test/').markdown;
+    expect(galleryMd).toContain('Ferrybank.jpg');
+    for (const n of names.slice(1)) expect(galleryMd).not.toContain(`${n}.jpg`);
+    // each picture is the only label of its link: the links need them
+    const linked = `<ul>${names.map((n) => `<li><a href="/boats/${n}"><img src="/img/b/${n}.svg" alt="${n}"></a></li>`).join('')}</ul>`;
+    const links = htmlToMarkdown(servicePage(linked), 'https://tours.test/').markdown;
+    for (const n of names) expect(links).toContain(`(https://tours.test/boats/${n})`);
+    // each item also has words: cards, not a wall
+    const cards = `<ul>${names.map((n) => `<li><img src="/img/boats/${n}.jpg" alt="${n}"><p>The ${n}, twelve seats</p></li>`).join('')}</ul>`;
+    const withWords = htmlToMarkdown(servicePage(cards), 'https://tours.test/').markdown;
+    for (const n of names) expect(withWords).toContain(`${n}.jpg`);
+    const gallery = `<div class="gallery">${names.map((n) => `<figure><img src="/photos/${n}.jpg" alt="The ${n} at sea in a westerly"></figure>`).join('')}</div>`;
+    const story = read(`${PROSE.repeat(3)}${gallery}${PROSE.repeat(3)}`);
+    for (const n of names) expect(story).toContain(`${n}.jpg`);
+    // pictures that say what they show, without figures: still the story's gallery
+    const bare = `<div>${names.map((n) => `<img src="/photos/${n}-deck.jpg" alt="The deck of the ${n}">`).join('')}</div>`;
+    const told = read(`${PROSE.repeat(3)}${bare}${PROSE.repeat(3)}`);
+    for (const n of names) expect(told).toContain(`${n}-deck.jpg`);
+  });
+
   it('a story keeps its bare picture (editors leave alts empty)', () => {
     const md = read(`${PROSE.repeat(3)}<p><img src="/photos/pier-at-dawn.jpg" alt=""></p>${PROSE.repeat(3)}`);
     expect(md).toContain('pier-at-dawn.jpg');
