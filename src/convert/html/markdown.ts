@@ -318,6 +318,8 @@ export class MarkdownWriter {
     if (!url || el.attribs.href?.trim() === '#') return blocks;
     this.noteLink(url, el, el.attribs.href as string);
     if (this.linkMode === 'text') return blocks;
+    // a card linking to the page itself, or a place in it (a tab, a contents entry around a block)
+    if (this.lean && isSameDocumentLink(url, this.page)) return blocks;
     if (this.lean && this.linkMode === 'inline') {
       if (this.written.has(url)) return blocks;
       this.written.add(url);

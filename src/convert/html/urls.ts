@@ -152,16 +152,26 @@ export function isProfileHref(href: string): boolean {
 }
 
 /**
- * A link to a place in the page itself: the page's own URL with a fragment (`#fn3`,
- * `#section-2` resolved against the page). Not a hash route (`#/inbox`, `#!/item`): that is
- * another view. A fragment under a `<base href>` elsewhere resolves to that other page.
+ * A link to the page itself or a place in it: the page's own URL, bare (a thread title or the
+ * breadcrumb's last step linking to where the reader is) or with a fragment (`#fn3`,
+ * `#section-2` resolved against the page). A trailing slash does not make another page. Not
+ * a hash route (`#/inbox`, `#!/item`): that is another view. A fragment under a `<base href>`
+ * elsewhere resolves to that other page.
  */
 export function isSameDocumentLink(url: string, page: string | null): boolean {
   if (page === null) return false;
   const hash = url.indexOf('#');
-  if (hash < 0 || hash === url.length - 1 || url[hash + 1] === '/' || url[hash + 1] === '!') return false;
+  if (hash >= 0 && (url[hash + 1] === '/' || url[hash + 1] === '!')) return false;
   const own = page.indexOf('#');
-  return url.slice(0, hash) === (own < 0 ? page : page.slice(0, own));
+  return sameResource(hash < 0 ? url : url.slice(0, hash), own < 0 ? page : page.slice(0, own));
+}
+
+/** Equal, or equal but for one trailing slash on the path (`/a/` and `/a`, not `/a?x=/`). */
+function sameResource(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.includes('?') || b.includes('?')) return false;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return long.length === short.length + 1 && long.endsWith('/') && long.startsWith(short);
 }
 
 /** A profile link by its path, or phpBB's `memberlist.php?mode=viewprofile&u=…`. */

@@ -210,6 +210,18 @@ describe('links to a place in the page itself', () => {
     expect(md).not.toContain('↩');
   });
 
+  it('the page itself, bare or with a trailing slash, and a card linking to a place in it are text', () => {
+    const md = read(
+      `${PROSE}<p>You are reading <a href="https://shop.test/a">this guide</a>, also at <a href="/a/">its own address</a>; <a href="/a?page=2">page two</a> goes on.</p>` +
+        `<a href="#faq"><h3>Questions we hear</h3><p>Answers about tides and tickets.</p></a>${PROSE}`,
+    );
+    expect(md).toContain('You are reading this guide, also at its own address;');
+    expect(md).toContain('[page two](https://shop.test/a?page=2)');
+    expect(md).toContain('### Questions we hear');
+    expect(md).not.toContain('https://shop.test/a)');
+    expect(md).not.toContain('#faq');
+  });
+
   it('links elsewhere, hash routes and a fragment under a <base> elsewhere stay links', () => {
     const md = read(
       `${PROSE}<p>See <a href="/b#tides">the tide page</a>, the <a href="#/inbox">inbox</a> view, the <a href="#!/item/4">item</a> and <a href="#">top</a>.</p>`,
