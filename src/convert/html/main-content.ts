@@ -344,11 +344,30 @@ function isUnlikely(el: Element, stats: StatsMap, totalText: number): boolean {
   const role = el.attribs.role;
   const s = stats.get(el);
   if (s?.hasMainish) return false;
-  if (s && totalText > 0 && s.textLen > totalText * UNLIKELY_MAX_TEXT_SHARE) return false;
+  if (s && totalText > 0 && s.textLen > totalText * UNLIKELY_MAX_TEXT_SHARE && !isReaderComments(el, s.textLen, totalText)) return false;
   if (role !== undefined && PATTERNS.unlikelyRoles.test(role)) return true;
   const ci = classAndId(el);
   if (ci === '') return false;
   return PATTERNS.unlikely.test(ci) && !PATTERNS.maybeCandidate.test(ci);
+}
+
+/** A block named for reader comments: the section, its list or the comment service's thread. */
+const READER_COMMENTS_SECTION = /(?:^|[\s_-])(?:comments|comment-?list|commentlist|disqus_thread)(?:[\s_-]|$)/i;
+/** A comments block that also calls itself a board, forum, thread or discussion holds a thread's replies. */
+const THREAD_WORDS = /discussion|board|forum|thread|topic/i;
+/** Text outside the comments that makes the page a story with comments under it, not a thread. */
+const STORY_BESIDE_COMMENTS = 1000;
+
+/**
+ * Reader comments under a story are not its content, however much the readers wrote: a
+ * popular post's comment section can hold most of the page's text, and would otherwise be
+ * kept as a wrapper that holds most of the page. Only when the page has a story of its own
+ * beside them; a page that is all comments is a thread.
+ */
+function isReaderComments(el: Element, textLen: number, totalText: number): boolean {
+  if (totalText - textLen < STORY_BESIDE_COMMENTS) return false;
+  const ci = classAndId(el);
+  return ci !== '' && READER_COMMENTS_SECTION.test(ci) && !THREAD_WORDS.test(ci);
 }
 
 function tagBaseScore(name: string): number {

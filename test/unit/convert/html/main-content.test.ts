@@ -74,6 +74,22 @@ describe('main content', () => {
     expect(r.textLength).toBeGreaterThan(500);
   });
 
+  it('leaves out reader comments that hold most of the page; a discussion board named comments stays', () => {
+    const comment = (n: number, word: string, cls = 'comment') =>
+      `<li class="${cls} even thread-even depth-1" id="li-${cls}-${n}"><article id="${cls}-${n}" class="${cls}"><footer class="${cls}-meta"><span class="${cls}-name">reader${n}</span></footer>` +
+      `<div class="${cls}-content"><p>Comment ${n} on the ${word}, which I read twice, and I have thoughts, many of them, about the second half.</p>` +
+      `<p>Also, a second paragraph of comment ${n}, because readers write long, and they use commas, lots of them, everywhere.</p></div></article></li>`;
+    const comments = (word: string, cls?: string) => Array.from({ length: 40 }, (_, i) => comment(i, word, cls)).join('');
+    const story = `<body><div class="postarea"><h1>The story</h1>${P(12)}<div id="comments" class="comments-wrapper"><h3>40 comments</h3><ol class="commentlist">${comments('post')}</ol></div></div></body>`;
+    const md = htmlToMarkdown(story, STORY_URL).markdown;
+    expect(md).toContain('Paragraph 7 of the story');
+    expect(md).not.toContain('reader3');
+    expect(md).not.toContain('Comment 12 on the post');
+    // a board of replies that its markup names a discussion is a thread's, not a story's comments
+    const board = `<body><div class="topic"><h1>Will this work?</h1>${P(12, 'question')}<section id="comments" class="DiscussionBoard"><ol>${comments('question', 'reply')}</ol></section></div></body>`;
+    expect(htmlToMarkdown(board, STORY_URL).markdown).toContain('Comment 12 on the question');
+  });
+
   it('stops at the first rung when it finds enough', () => {
     const r = extract(`<body><article>${P(8)}</article></body>`);
     expect(r.attempts).toHaveLength(1);
