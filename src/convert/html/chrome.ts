@@ -4,6 +4,7 @@ import { classAndId, collapseWhitespace, isElement, isText, textOf } from './dom
 import {
   holdsCardList,
   isCardChromeInCard,
+  isCardLinkCopy,
   isCardTagRow,
   isDuplicatePrice,
   isGridCard,
@@ -143,6 +144,8 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
     return true;
   if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType, stats)) return true;
   if (pageType === 'listing' && (isCardTagRow(el, stats) || isItemActionRow(el, stats))) return true;
+  // The item's link a second time, out of the keyboard order: the card read twice.
+  if (name === 'a' && isCardLinkCopy(el, stats, pageType === 'collection' || pageType === 'listing')) return true;
   if (
     pageType === 'product' &&
     s.textLen > 0 &&

@@ -271,3 +271,42 @@ function firstPriceLeaf(root: Element, price: string): Element | null {
   }
   return null;
 }
+
+/** Elements of a card read while looking for its other link to the item (a card is a few dozen). */
+const CARD_LINK_SCAN = 200;
+
+/**
+ * A second link to a card's item taken out of the keyboard order (`tabindex="-1"`): themes
+ * wrap the picture, or a second layout of the name, price and facts, in such a link beside
+ * the item's own one, so the card is read twice ("Brand Name: Topo Athletic, Product Name:
+ * ST-5…" under "Topo Athletic - ST-5"). The item's focusable link stays; this copy goes.
+ * Only inside a card of a grid, and only when that card holds another link with text to the
+ * same address; off a collection or listing, the grid has MIN_GRID_CARDS cards.
+ */
+export function isCardLinkCopy(el: Element, stats: StatsMap, gridPage: boolean): boolean {
+  if (el.name !== 'a' || el.attribs.tabindex !== '-1' || stats.textLenOf(el) === 0) return false;
+  const href = el.attribs.href;
+  if (href === undefined || href === '' || href.startsWith('#')) return false;
+  const minCards = gridPage ? MIN_CARDS : MIN_GRID_CARDS;
+  let p = el.parent;
+  for (let hop = 0; hop < CARD_HOPS && isElement(p); hop++, p = p.parent) {
+    if (!isGridCard(p, stats, minCards)) continue;
+    return holdsOtherLinkTo(p, el, href, stats);
+  }
+  return false;
+}
+
+/** `card` holds a link with text to `href` other than `copy` (and not inside it), within CARD_LINK_SCAN elements. */
+function holdsOtherLinkTo(card: Element, copy: Element, href: string, stats: StatsMap): boolean {
+  const stack: Element[] = [card];
+  for (let seen = 0; stack.length > 0 && seen < CARD_LINK_SCAN; seen++) {
+    const n = stack.pop() as Element;
+    if (n === copy) continue;
+    if (n.name === 'a') {
+      if (n.attribs.href === href && n.attribs.tabindex !== '-1' && stats.textLenOf(n) > 0) return true;
+      continue;
+    }
+    for (const c of n.children) if (isElement(c)) stack.push(c);
+  }
+  return false;
+}

@@ -460,3 +460,34 @@ describe('the label of a drop-down', () => {
     expect(md).toContain('$529.00');
   });
 });
+
+describe('a second link to a card item, out of the keyboard order', () => {
+  const card = ([name, price, slug]: string[]) =>
+    `<li class="tile"><a class="tile__link" href="/p/${slug}">${name}, ${price}</a>` +
+    `<a class="tile__facts" tabindex="-1" href="/p/${slug}"><dl><dt>Model name</dt><dd>${name}</dd><dt>Price tag</dt><dd>${price}</dd></dl></a></li>`;
+
+  it('goes: each card is read once, by its own link', () => {
+    const md = read(page(`<ul class="grid">${TENTS.map(card).join('')}</ul>`));
+    expect(md).not.toContain('Model name');
+    expect(md).not.toContain('Price tag');
+    for (const [name, price, slug] of TENTS) expect(md).toContain(`[${name}, ${price}](https://shop.test/p/${slug})`);
+  });
+
+  it('stays when it is the only link to the item, or points elsewhere', () => {
+    const alone = ([name, price, slug]: string[]) =>
+      `<li class="tile"><a class="tile__facts" tabindex="-1" href="/p/${slug}"><dl><dt>Model name</dt><dd>${name}</dd></dl></a>` +
+      `<a href="/p/${slug}/reviews">Reviews</a><span>${price}</span></li>`;
+    const md = read(page(`<ul class="grid">${TENTS.map(alone).join('')}</ul>`));
+    expect(md.match(/Model name/g)?.length).toBe(TENTS.length);
+  });
+
+  it('stays outside a grid (a lone block of two links to one page)', () => {
+    const md = read(
+      page(
+        `<div class="promo"><a href="/p/talus-4">Talus 4</a><a tabindex="-1" href="/p/talus-4">Model name: Talus 4, room for four on the trail</a></div>`,
+      ),
+      'service',
+    );
+    expect(md).toContain('Model name');
+  });
+});
