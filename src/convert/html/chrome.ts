@@ -164,7 +164,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (guard.gridWrappers?.has(el) && GRID_WRAPPER_WORDS.test(ci)) return false;
   const grid = pageType === 'collection' || pageType === 'listing';
   // A card of the grid is content whatever its class says ("subscription-eligible", "modal-trigger").
-  if (grid && isGridCard(el, stats)) return false;
+  if (grid && isGridCard(el, stats) && !isFacetOption(ci, s.textLen, s.linkLen)) return false;
   // Chrome words describe containers: a heading or paragraph styled "anchorWithStickyNavbar" is still text.
   if (!TEXT_BLOCKS.has(name) && isChromeByClass(ci) && !(grid && adWordOnly(ci) && holdsCardList(el, stats)))
     return !holdsPageHeading(el, stats);
@@ -180,6 +180,17 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (pageType === 'forum' && POST_WIDGETS.test(ci)) return !((SIGNATURE.test(ci) && holdsDate(el)) || holdsProfileLink(el));
   if (pageType === 'forum' && AVATAR.test(ci) && s.textLen <= AVATAR_MAX_TEXT) return true;
   return false;
+}
+
+/** A facet's option is a short link alone; a product card has more than a name or a longer one. */
+const FACET_OPTION_MAX_TEXT = 40;
+
+/**
+ * One option of a grid's filter panel ("Lens Mount", "Discount"), named for the filters by its
+ * class: its siblings repeat it like cards, but a short link and nothing else is a control.
+ */
+function isFacetOption(ci: string, textLen: number, linkLen: number): boolean {
+  return textLen <= FACET_OPTION_MAX_TEXT && linkLen >= textLen && GRID_CONTROLS.test(ci);
 }
 
 function isChromeByClass(ci: string): boolean {

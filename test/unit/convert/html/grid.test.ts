@@ -491,3 +491,29 @@ describe('a second link to a card item, out of the keyboard order', () => {
     expect(md).toContain('Model name');
   });
 });
+
+describe('the options of a filter panel, repeated like cards', () => {
+  const facets = ['Lens Mount', 'Focus Type', 'Maximum Aperture', 'Discount']
+    .map((f) => `<section class="Filter_filterOption__x1"><a title="${f}" href="?facet=${encodeURIComponent(f)}">${f}</a></section>`)
+    .join('');
+  const cards = TENTS.map(productCard).join('');
+
+  it('go: each is a short link alone, named for the filters', () => {
+    const md = read(page(`<div class="panel">${facets}</div><ul class="grid">${cards}</ul>`));
+    for (const gone of ['Lens Mount', 'Focus Type', 'Maximum Aperture', 'Discount']) expect(md).not.toContain(gone);
+    for (const [name, price] of TENTS) {
+      expect(md).toContain(name);
+      expect(md).toContain(price);
+    }
+  });
+
+  it('a product card with a filter-named class and a price stays', () => {
+    const filtered = ([name, price, slug]: string[]) =>
+      `<li class="filter-result"><a href="/p/${slug}">${name}</a><span class="price">${price}</span></li>`;
+    const md = read(page(`<ul class="grid">${TENTS.map(filtered).join('')}</ul>`));
+    for (const [name, price] of TENTS) {
+      expect(md).toContain(name);
+      expect(md).toContain(price);
+    }
+  });
+});
