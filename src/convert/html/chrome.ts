@@ -96,6 +96,9 @@ const SHOP_POLICY_MAX = 120;
 /** A grid's result count and sort/filter labels left when prepare removed the controls. */
 const GRID_UI_TEXT =
   /^(?:(?:showing )?[\d,.\u2013-]+(?: of [\d,.]+)?(?: [a-z]+){0,2}\s*)?(?:sort(?: by)?:?|filter(?: by)?:?|refine|clear all|view:?|show:?)$|^(?:showing )?(?:all )?[\d,.\u2013-]+ (?:of [\d,.]+ )?results?$/i;
+/** A grid's count of what it holds, alone on a line ("296 products", "(296 items)", "Products (296)", "loaded 296 results", "27 items found"). */
+const GRID_COUNT_TEXT =
+  /^(?:loaded |showing )?\(?[\d,.]+ (?:products?|items?|results?)(?: found)?\)?$|^(?:products|items|results) \([\d,.]+\)$/i;
 /** A placeholder that scripts replace ("Loading…"): never the content itself. */
 const PLACEHOLDER_TEXT = /^(?:loading|please wait|spinner)\s*(?:\.{1,3}|…)?$/i;
 /** A counter's text: a number alone ("20", "1.2k"). */
@@ -230,7 +233,11 @@ function isChromeText(el: Element, textLen: number, linkLen: number, pageType: P
   // A call to action is a link (or a block of links) that says only "Learn more" or "Get started".
   if (linkLen >= textLen * 0.9 && CALL_TO_ACTION.test(t)) return true;
   if (pageType === 'product' && SHOP_UI_TEXT.test(t)) return true;
-  if ((pageType === 'collection' || pageType === 'listing') && (GRID_UI_TEXT.test(t) || isGridCardChrome(t))) return true;
+  if (
+    (pageType === 'collection' || pageType === 'listing') &&
+    (GRID_UI_TEXT.test(t) || GRID_COUNT_TEXT.test(t.trim()) || isGridCardChrome(t))
+  )
+    return true;
   if (isCardChromeInCard(el, t.trim(), stats)) return true;
   if (pageType !== 'forum') return false;
   // A block holding only a number is a post's counter (likes, votes, its index), never its text.

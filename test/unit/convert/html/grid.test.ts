@@ -517,3 +517,21 @@ describe('the options of a filter panel, repeated like cards', () => {
     }
   });
 });
+
+describe("a grid's count of what it holds", () => {
+  it('goes when it is a line of its own: "(296 products)", "Products (296)", "loaded 4 results", "4 items found"', () => {
+    for (const count of ['(296 products)', 'Products (296)', 'loaded 4 results', '4 items found', '27 Products']) {
+      const md = read(page(`<div class="count">${count}</div><ul class="grid">${TENTS.map(productCard).join('')}</ul>`));
+      expect(md).not.toContain(count);
+      expect(md).toContain('Hubba Hubba 2');
+    }
+  });
+
+  it('stays in a sentence, and on a page of another type', () => {
+    const md = read(page(`<p>We stock 296 products from twelve makers.</p><ul class="grid">${TENTS.map(productCard).join('')}</ul>`));
+    expect(md).toContain('We stock 296 products');
+    expect(read(page('<div class="count">296 products</div><p>Our range, described at length for the reader.</p>'), 'article')).toContain(
+      '296 products',
+    );
+  });
+});
