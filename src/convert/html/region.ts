@@ -41,7 +41,7 @@ const OTHERS_HEADING =
  * picks and news, delivery and returns, the Q&A box, errors of its widgets).
  */
 const SHOP_FURNITURE_HEADING =
-  /^(?:frequently compared|featured products|(?:top|best) ?sellers(?! rank)|sponsored by|(?:recent|latest) (?:events|news|announcements)(?: (?:&|and) (?:events|news|announcements))?|(?:shipping|delivery) (?:&|and) (?:returns|fee details|fees)|where are we shipping to|(?:customer )?questions (?:&|and) answers|reviews summary|reviews with images|(?:get|shop) the look|as seen on (?:instagram|social(?: media)?)|(?:sorry|oops)[,!]? (?:there was a problem|something went wrong))\b/i;
+  /^(?:frequently compared|featured products|(?:top|best) ?sellers(?! rank)|sponsored by|(?:recent|latest) (?:events|news|announcements)(?: (?:&|and) (?:events|news|announcements))?|(?:shipping|delivery) (?:&|and) (?:returns|fee details|fees)|where are we shipping to|(?:customer )?questions (?:&|and) answers|reviews summary|reviews with images|(?:get|shop) the look|buy (?:a|the) bundle(?: and save)?|choose your add-?ons|more (?:seller|buying) options|(?:customer|user) testimonials|customers say|produits complémentaires|as seen on (?:instagram|social(?: media)?)|(?:sorry|oops)[,!]? (?:there was a problem|something went wrong))\b/i;
 /** On a thread: the forum's widgets around the posts (other topics, who posted most, who is reading). */
 const THREAD_FURNITURE_HEADING =
   /^(?:(?:check out|see|browse|explore)\s+)?(?:(?:other|more)\s+)?(?:most )?(?:similar|related|suggested|recommended|other|more|latest|popular|trending) (?:topics|threads|discussions|questions|conversations|posts)\b|^(?:top posters|popular days|recently browsing|(?:topic|thread) (?:statistics|stats))\b/i;

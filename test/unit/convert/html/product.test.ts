@@ -334,6 +334,19 @@ describe('product page: keyboard furniture and shop sections', () => {
     expect(md).not.toMatch(/Skip images|Get the look|recently viewed|Instagram|real hikers/);
   });
 
+  it('drops bundle offers, add-on pickers, other sellers, testimonials and review digests under their headings', () => {
+    const extra = `<section class="bundles"><h2>Buy a bundle and save!</h2><p>Alpine Down Jacket and Summit Merino Beanie together, with ten percent off both.</p></section>
+      <section class="extras"><h2>Choose your add-ons</h2><p>A stuff sack that keeps the jacket dry inside a wet pack, sold on its own.</p></section>
+      <section class="sellers"><h2>More seller options (3)</h2><p>Starting from $239.00 with free shipping from a partner store.</p></section>
+      <section class="quotes"><h2>Customer testimonials</h2><p>Warmest thing I own, and it weighs nothing at all in the bag.</p></section>
+      <section class="digest"><h3>Customers say</h3><p>Shoppers find the hood roomy and the zip smooth, though a few mention the sizing runs small.</p></section>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${extra}`), URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).not.toMatch(
+      /bundle|ten percent|add-ons|stuff sack|seller options|partner store|testimonials|weighs nothing|Customers say|roomy/,
+    );
+  });
+
   it('keeps a link that says "Skip" when it goes to another page', () => {
     const md = htmlToMarkdown(page(`${summary}${description}<p><a href="/products/skip-rope">Skip rope</a></p>`), URL).markdown;
     expect(md).toContain('Skip rope');
