@@ -81,7 +81,7 @@ const SHOP_UI_TEXT =
  * collapsed text.
  */
 const SHOP_UI_NOTICE =
-  /^(?:did you find (?:this|these|the) [\w ]{0,40}(?:useful|helpful)\??|thank you for your feedback\b|(?:please )?sign in to (?:provide|give|leave) feedback\b|would you like to tell us about a lower price\??|report an? (?:issue|problem) with this (?:product|item|listing)\b|report this (?:product|item|listing)\b|please enter a valid\b|there was a problem (?:calculating|loading|adding|updating|checking)\b|(?:previous|next) (?:page|slide|set) of (?:related |recommended |sponsored )*(?:products|items)\b|(?:brief|full) content visible, double tap to read\b)/i;
+  /^(?:did you find (?:this|these|the) [\w ]{0,40}(?:useful|helpful)\??|thank you for your feedback\b|(?:please )?sign in to (?:provide|give|leave) feedback\b|would you like to tell us about a lower price\??|report an? (?:issue|problem) with this (?:product|item|listing)\b|report this (?:product|item|listing)\b|please enter a valid\b|there was a problem (?:calculating|loading|adding|updating|checking)\b|(?:previous|next) (?:page|slide|set) of (?:related |recommended |sponsored )*(?:products|items)\b|(?:brief|full) content visible, double tap to read\b|(?:please )?(?:sign|log) ?in to (?:add|save|set|follow|see|view|continue|check out|purchase)\b|you(?:'re|’re| are) not (?:signed|logged) in\b|open (?:this page )?in (?:the )?(?:[\w-]+ )?(?:desktop )?app\b|(?:set (?:a |up a )?)?price alert$)/i;
 /**
  * A shop's delivery, returns, payment and seller badges, the same on every product: free
  * shipping or returns, N-day returns, instalments, secure checkout, delivery estimates,

@@ -309,6 +309,17 @@ describe('product page: shop prompts', () => {
       /feature useful|your feedback|Report an issue|Next page of|calculating your shipping|valid postal|Report this item/,
     );
   });
+
+  it('drops sign-in prompts, "open in the app" banners and the price-alert control, keeps a sign-in offer', () => {
+    const prompts = `<div class="signin"><p>You're not signed in!</p><p>Open this page in the Northbound App to wishlist, follow and purchase</p></div>
+      <div class="wl"><p>Sign in to add this item to your wishlist, follow it, or mark it as ignored</p></div>
+      <div class="alert"><span>Price alert</span></div><div class="alert-note"><p>Log in to set a price alert on this product.</p></div>
+      <div class="offer"><p>Sign in for free shipping on this jacket</p></div>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${prompts}`), URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).toContain('Sign in for free shipping');
+    expect(md).not.toMatch(/not signed in|Northbound App|mark it as ignored|Price alert|price alert/);
+  });
 });
 
 describe('product page: a field printing its values again and again', () => {
