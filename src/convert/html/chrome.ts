@@ -88,7 +88,7 @@ const SHOP_UI_NOTICE =
  * "ships from", "sold by", protection-plan offers.
  */
 const SHOP_POLICY_TEXT =
-  /^(?:(?:free|fast|easy|hassle[- ]free)(?: standard| express| next[- ]day| 2[- ]day| uk| us)? (?:shipping|delivery|returns?|exchanges)\b|\d+[- ]days? (?:free )?(?:returns?|money[- ]back guarantee)\b|(?:or|pay in) \d+ (?:interest[- ]free )?(?:payments|instal?ments)\b|secure (?:checkout|payments?)\b|estimated delivery\b|order (?:within|today)\b|ships from\b|sold by\b|add a protection plan\b)/i;
+  /^(?:(?:free|fast|easy|hassle[- ]free)(?: standard| express| next[- ]day| 2[- ]day| uk| us)? (?:shipping|delivery|returns?|exchanges)\b|\d+[- ]days? (?:free )?(?:returns?|money[- ]back guarantee)\b|(?:or|pay in) \d+ (?:interest[- ]free )?(?:payments|instal?ments)\b|secure (?:checkout|payments?)\b|estimated delivery\b|order (?:within|today)\b|ships from\b|sold by\b|add a protection plan\b|free \d+[- ]days? returns?\b|returns? (?:&|and) exchanges? accepted\b|arrives? (?:by|today|tomorrow)\b|(?:standard|express|next[- ]day) delivery (?:\(|available\b)|(?:try )?risk[- ]free(?: for)? \d+[- ](?:days?|nights?)\b|risk[- ]free \d+[- ](?:day|night|week) trial\b|.{0,30}\b\d+[- ]month financing\b|(?:from|starting at) [$€£][\d.,]+ or [$€£][\d.,]+\/mo\b|this item is gift eligible\b|final sale items? (?:cannot|can't) be returned\b)/i;
 /** Badges are blocks of their own; an inline value ("Returns: 30 days returns") is a labelled fact of the item. */
 const SHOP_POLICY_BLOCKS = new Set(['div', 'p', 'li', 'section', 'aside', 'ul']);
 /** Shop badges are short lines. */

@@ -115,6 +115,17 @@ describe('product page: shop badges', () => {
     expect(md).not.toMatch(/Free shipping|30-day returns|Secure checkout|interest-free|Sold by|Estimated delivery/);
   });
 
+  it('drops delivery options, N-day returns and trials, financing offers and final-sale notes', () => {
+    const badges = `<ul class="delivery"><li>Standard Delivery (4-7 Working Days)</li><li>Express Delivery Available</li><li>Arrives by Friday</li></ul>
+      <div class="returns"><p>Free 90-day returns</p><p>Returns &amp; exchanges accepted within 30 days</p><p>Risk-free 99 Day Trial.</p></div>
+      <div class="finance"><p>$21.00/month with 12 month financing*</p><p>From $249 or $20.75/mo. for 12 mo.</p></div>
+      <p class="gift">This item is gift eligible</p><p class="final">Final Sale items cannot be returned, canceled, or exchanged</p>`;
+    const md = htmlToMarkdown(page(`${summary}${badges}${description}`), URL).markdown;
+    expect(md).toContain('$249.00');
+    expect(md).toContain('700-fill down jacket');
+    expect(md).not.toMatch(/Delivery|Arrives|returns|exchanges|Trial|financing|mo\.|gift eligible|Final Sale/);
+  });
+
   it('keeps a description that starts like a badge but says more', () => {
     const long = `<p>Free shipping was never the point: this jacket is built to be repaired, with spare baffles and a patch kit in the pocket, so it lasts for decades.</p>`;
     expect(htmlToMarkdown(page(`${summary}${long}${description}`), URL).markdown).toContain('built to be repaired');
