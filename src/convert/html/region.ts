@@ -136,8 +136,40 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
   if (opts.pageType === 'product') {
     for (const img of repeatedViews(roots, drop, productName(heading, opts.titles))) drop.add(img);
     dedupeLongTexts(roots, drop);
+    dropRepeatedBlocks(roots, stats, drop);
   }
   return { roots, drop };
+}
+
+/** A block said again word for word is a copy when it is at least this long (a sentence, not a label). */
+const REPEATED_BLOCK_MIN_TEXT = 30;
+/** Blocks of text that a product page prints twice: a carousel's clones, a tab's copy of the summary. */
+const REPEATABLE_BLOCKS = new Set(['p', 'li', 'div', 'dd', 'dt', 'blockquote', 'figcaption', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/**
+ * On a product page, a block of text (a paragraph, an item, a heading, a div of text alone)
+ * that says word for word what a block before it said is a copy: a carousel's cloned slides,
+ * a mobile and a desktop copy of the description, the stock notice over both the buy box and
+ * the details. The first copy stays. One walk; each block of text is read once.
+ */
+function dropRepeatedBlocks(roots: readonly Element[], stats: StatsMap, drop: Set<Element>): void {
+  const seen = new Set<string>();
+  const stack: Element[] = [];
+  for (let i = roots.length - 1; i >= 0; i--) stack.push(roots[i] as Element);
+  while (stack.length > 0) {
+    const el = stack.pop() as Element;
+    if (drop.has(el)) continue;
+    const s = stats.get(el);
+    if (!s || s.textLen === 0) continue;
+    if (!s.hasBlock && REPEATABLE_BLOCKS.has(el.name)) {
+      if (s.textLen < REPEATED_BLOCK_MIN_TEXT) continue;
+      const key = collapseWhitespace(textOf(el)).trim().toLowerCase();
+      if (seen.has(key)) drop.add(el);
+      else seen.add(key);
+      continue;
+    }
+    pushAll(stack, childElementsReversed(el));
+  }
 }
 
 /** Long texts of the content that print one passage again and again keep one copy. */

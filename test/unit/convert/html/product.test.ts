@@ -333,6 +333,25 @@ describe('product page: shop prompts', () => {
   });
 });
 
+describe('product page: blocks said twice', () => {
+  it('keeps the first copy of a block of text the page prints again word for word', () => {
+    const slide = (t: string) =>
+      `<div class="slide"><h3>${t}</h3><p>${t} is what the Alpine was designed around, tested on winter ridges for three seasons.</p></div>`;
+    const carousel = `<div class="carousel">${slide('Warmth without weight')}${slide('Packs into its pocket')}${slide('Warmth without weight')}</div>`;
+    const stock = '<p class="stock">Only a few left in this colour: order soon.</p>';
+    const md = htmlToMarkdown(page(`${summary}${stock}${description}${carousel}${stock}`), URL).markdown;
+    expect(md.match(/Warmth without weight is what/g)).toHaveLength(1);
+    expect(md.match(/Packs into its pocket is what/g)).toHaveLength(1);
+    expect(md.match(/Only a few left/g)).toHaveLength(1);
+  });
+
+  it('keeps short values that repeat (two spec lists saying "Yes")', () => {
+    const specs = (m: string) => `<h3>${m}</h3><ul><li>Hood: Yes</li><li>Packable: Yes</li></ul>`;
+    const md = htmlToMarkdown(page(`${summary}${description}${specs('Alpine')}${specs('Alpine Hoody')}`), URL).markdown;
+    expect(md.match(/Packable: Yes/g)).toHaveLength(2);
+  });
+});
+
 describe('product page: a field printing its values again and again', () => {
   it('keeps each long sentence of a repeated blurb once', () => {
     const quote =
