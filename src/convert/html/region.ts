@@ -52,7 +52,7 @@ const OTHERS_HEADING_MAX = 80;
  * dimensions", "Back to navigation"). Availability and prices are the product's and stay.
  */
 const BUY_BOX_CONTROL =
-  /^(?:(?:add to |save to |save for later to )?(?:wish ?list|favou?rites)|add to (?:list|compare|registry)|compare|view (?:full )?details|view dimensions|size (?:guide|chart)|(?:see|view) (?:all )?faqs|back to (?:navigation|top)|see bulk discounts|share|print)$/i;
+  /^(?:(?:add to |save to |save for later to )?(?:wish ?list|favou?rites)|add to (?:list|compare|registry)|compare|view (?:full )?details|view dimensions|size (?:guide|chart)|(?:see|view) (?:all )?faqs|back to (?:navigation|top)|see bulk discounts|share|print|embed|take the quiz|read full details|(?:view|see) all \d[\d,]*(?: [\w ]{1,30})?|add all [\w ]{1,20} to (?:cart|bag|basket))$/i;
 /** A grid of other products holds less than this share of a product page's region. */
 const GRID_MAX_SHARE = 0.5;
 /** Cells looked at to tell a layout table from a data table. */

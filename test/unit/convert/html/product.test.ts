@@ -321,6 +321,18 @@ describe('product page: shop prompts', () => {
     );
   });
 
+  it('drops expert-chat and error-report prompts, and link controls that only say "Embed", "View all 52" or "Take the quiz"', () => {
+    const controls = `<div class="chat"><a href="/chat">Video Chat with a Outdoor Gear Expert - Live</a></div>
+      <div class="errors"><a href="/errors">See any errors on this page?</a></div>
+      <div class="tools"><a href="#embed">Embed</a></div><div class="more"><a href="/reviews">View all 52</a></div>
+      <div class="langs"><a href="#langs">See all 16 supported languages</a></div>
+      <div class="quiz"><a href="/quiz">Take the quiz</a></div><div class="full"><a href="#details">Read full details</a></div>
+      <div class="dlc"><a href="/cart">Add all extras to cart</a></div>`;
+    const md = htmlToMarkdown(page(`${summary}${controls}${description}`), URL).markdown;
+    expect(md).toContain('700-fill down jacket');
+    expect(md).not.toMatch(/Expert|errors on this page|Embed|View all|supported languages|quiz|full details|Add all/);
+  });
+
   it('drops sign-in prompts, "open in the app" banners and the price-alert control, keeps a sign-in offer', () => {
     const prompts = `<div class="signin"><p>You're not signed in!</p><p>Open this page in the Northbound App to wishlist, follow and purchase</p></div>
       <div class="wl"><p>Sign in to add this item to your wishlist, follow it, or mark it as ignored</p></div>
