@@ -136,7 +136,7 @@ export function extractRegion(body: Element, stats: StatsMap, opts: RegionOption
   if (opts.pageType === 'product') {
     for (const img of repeatedViews(roots, drop, productName(heading, opts.titles))) drop.add(img);
     dedupeLongTexts(roots, drop);
-    dropRepeatedBlocks(roots, stats, drop);
+    dropCopiedTextBlocks(roots, stats, drop);
   }
   return { roots, drop };
 }
@@ -152,7 +152,7 @@ const REPEATABLE_BLOCKS = new Set(['p', 'li', 'div', 'dd', 'dt', 'blockquote', '
  * a mobile and a desktop copy of the description, the stock notice over both the buy box and
  * the details. The first copy stays. One walk; each block of text is read once.
  */
-function dropRepeatedBlocks(roots: readonly Element[], stats: StatsMap, drop: Set<Element>): void {
+function dropCopiedTextBlocks(roots: readonly Element[], stats: StatsMap, drop: Set<Element>): void {
   const seen = new Set<string>();
   const stack: Element[] = [];
   for (let i = roots.length - 1; i >= 0; i--) stack.push(roots[i] as Element);
