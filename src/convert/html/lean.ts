@@ -104,6 +104,9 @@ export function isDecorativeImage(img: Element, src: string, counts: ContentCoun
   const h = declaredPx(a.height) ?? cssPx(a.style, 'height');
   if ((w !== null && w <= 2) || (h !== null && h <= 2)) return true; // tracking pixel, spacer
   if ((w !== null && w <= ICON_MAX_PX && (h === null || h <= ICON_MAX_PX)) || (h !== null && h <= ICON_MAX_PX && w === null)) return true;
+  // `sizes="32px"`: the width the page lays the picture out at, whatever its files' sizes
+  const laidOut = sizesPx(a.sizes);
+  if (laidOut !== null && laidOut <= ICON_MAX_PX) return true;
   if ((counts?.images.get(src) ?? 0) >= ORNAMENT_REPEATS) return true;
   const alt = a.alt;
   // a figure is content by the author's own markup, whatever its file is called ("pixel.png")
@@ -163,6 +166,15 @@ function isLongAlt(alt: string | undefined): boolean {
 function declaredPx(v: string | undefined): number | null {
   if (v === undefined) return null;
   const m = /^(\d+(?:\.\d+)?)(?:px)?$/i.exec(v.trim());
+  return m ? Number(m[1]) : null;
+}
+
+/** A `sizes` attribute that is one length in CSS px ("32px"), not a list of media conditions. */
+const SIZES_PX = /^\s*(\d+(?:\.\d+)?)px\s*$/i;
+
+function sizesPx(v: string | undefined): number | null {
+  if (v === undefined) return null;
+  const m = SIZES_PX.exec(v);
   return m ? Number(m[1]) : null;
 }
 

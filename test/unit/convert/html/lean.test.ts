@@ -30,6 +30,15 @@ describe('decorative images', () => {
     expect(md).toContain('Free returns');
   });
 
+  it('a picture laid out at icon size by its sizes attribute goes, even in a figure; a photo laid out wide stays', () => {
+    const md = read(
+      `${PROSE}<figure><img src="/i/water-flow.svg" srcset="/i/water-flow.svg?w=80 80w, /i/water-flow.svg?w=96 96w" sizes="32px" width="96" height="96" alt="Precision water flow"></figure><p>Precision water flow</p>` +
+        `<p><img src="/p/kettle.jpg" srcset="/p/kettle.jpg?w=800 800w" sizes="(max-width: 600px) 100vw, 600px" alt="The kettle on a white counter"></p>`,
+    );
+    expect(md).not.toContain('water-flow.svg');
+    expect(md).toContain('kettle.jpg');
+  });
+
   it('an image that is a link’s only label stays; one repeated as an ornament goes', () => {
     const md = read(
       `${PROSE}<p><a href="https://store.test/app"><img src="/badges/google-play.png" alt="Get it on Google Play"></a></p>` +
