@@ -33,6 +33,11 @@ const MIN_VOTES = 1;
 /** Prose (characters in real paragraphs) that makes an undecided page an article rather than `other`. */
 const ARTICLE_FALLBACK_PROSE = 160;
 
+/**
+ * Linked cards vote listing when their mean text is at most this long (a title, a teaser and
+ * a byline): longer ones are an article's sections, each ending on a "learn more" link.
+ */
+const TEASER_MAX_TEXT = 500;
 /** Repeated teasers vote listing when they hold this share of the page's text. */
 const TEASERS_MIN_SHARE = 0.3;
 /** Weights: strong evidence (the page says what it is) > URL shape > structure. */
@@ -217,11 +222,12 @@ function voteStructure(s: PageSignals, v: Votes): void {
   // Code listings with code words in the prose around them: a reference page, not a product's landing page.
   if (s.codeBlocks > 0 && s.inlineCode >= 3) v.documentation += W_STRUCTURE_WEAK;
   const c = s.cards;
+  const home = s.path.split('/').every((p) => p === '');
   if (c.count >= 4 && c.withPrice >= 3) v.collection += W_STRUCTURE_STRONG;
   else if (c.count >= 6 && c.withImage >= 4) {
     v.collection += W_STRUCTURE_WEAK;
     v.listing += W_STRUCTURE_WEAK;
-  } else if (c.count >= 6 && c.meanText >= 60) v.listing += W_STRUCTURE;
+  } else if (c.count >= 6 && c.meanText >= 60 && c.meanText <= TEASER_MAX_TEXT) v.listing += W_STRUCTURE;
   const cart = s.markup.cartControls;
   if (cart >= 1 && cart <= 3) v.product += W_STRUCTURE;
   if (cart >= 5) v.collection += W_STRUCTURE;
@@ -242,7 +248,7 @@ function voteStructure(s: PageSignals, v: Votes): void {
   }
   if (s.sections >= 5 && s.proseText < 2500) v.service += W_STRUCTURE_WEAK;
   voteLandingCues(s, v);
-  if (s.path.split('/').every((p) => p === '') && s.contentDates >= FEED_HOME_DATES) v.listing += W_STRUCTURE;
+  if (home && s.contentDates >= FEED_HOME_DATES) v.listing += W_STRUCTURE;
   if (s.headings >= 6 && s.proseParagraphs < 10 && s.prices < 3 && c.withImage < 4) v.service += W_HINT;
 }
 

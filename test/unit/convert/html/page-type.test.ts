@@ -128,3 +128,24 @@ describe('calls to action on a hostile page', () => {
     expect(Date.now() - start).toBeLessThan(3000);
   });
 });
+
+describe('linked cards of an article', () => {
+  // SEO plugins stamp a datePublished on every WebPage: only the JSON-LD dates this guide.
+  const stamped = ld({ '@context': 'https://schema.org', '@type': 'WebPage', name: 'Top MBA programs', datePublished: '2024-02-01' });
+  const section = (n: number): string =>
+    `<div class="program"><h2>Program ${n}</h2>` +
+    [1, 2, 3, 4]
+      .map(
+        (p) =>
+          `<h3>Part ${p}</h3><p>Program ${n}, part ${p}: the class is small, the cohort is international and the faculty teach cases drawn from their own consulting work.</p>`,
+      )
+      .join('') +
+    `<a href="/programs/program-${n}">Learn more about program ${n}</a></div>`;
+  const html =
+    `<html><head><title>Top MBA programs</title><meta property="og:type" content="article">${stamped}</head>` +
+    `<body><main><h1>Top MBA programs</h1>${[1, 2, 3, 4, 5, 6, 7, 8].map(section).join('')}</main></body></html>`;
+
+  it('are its sections when each runs longer than a teaser: the page stays an article', () => {
+    expect(htmlToMarkdown(html, 'https://coach.test/top-mba-programs/').metadata.pageType).toBe('article');
+  });
+});
