@@ -225,7 +225,9 @@ function voteStructure(s: PageSignals, v: Votes): void {
   const home = s.path.split('/').every((p) => p === '');
   if (c.count >= 4 && c.withPrice >= 3) v.collection += W_STRUCTURE_STRONG;
   else if (c.count >= 6 && c.withImage >= 4) {
-    v.collection += W_STRUCTURE_WEAK;
+    // Pictured cards that no price, cart or home page makes a shop's grid: stories, episodes, recipes.
+    const unpriced = c.withPrice === 0 && s.prices < 3 && s.markup.cartControls === 0 && !home;
+    v.collection += unpriced ? W_HINT : W_STRUCTURE_WEAK;
     v.listing += W_STRUCTURE_WEAK;
   } else if (c.count >= 6 && c.meanText >= 60 && c.meanText <= TEASER_MAX_TEXT) v.listing += W_STRUCTURE;
   const cart = s.markup.cartControls;

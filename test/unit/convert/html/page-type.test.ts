@@ -149,3 +149,31 @@ describe('linked cards of an article', () => {
     expect(htmlToMarkdown(html, 'https://coach.test/top-mba-programs/').metadata.pageType).toBe('article');
   });
 });
+
+describe('pictured cards without prices', () => {
+  const card = (n: number): string =>
+    `<div class="story-card"><a href="/spotlight/story-${n}"><img src="/img/story-${n}.jpg" alt=""></a>` +
+    `<h3><a href="/spotlight/story-${n}">Story ${n} from the harbour</a></h3><p>Fishers tell of the winter catch and the boats they mend.</p></div>`;
+  const page = (extra: (n: number) => string): string =>
+    `<html><head><title>Spotlight</title></head><body><main><h1>Spotlight</h1><div class="grid">${[1, 2, 3, 4, 5, 6, 7, 8]
+      .map((n) => card(n).replace('</div>', `${extra(n)}</div>`))
+      .join('')}</div></main></body></html>`;
+
+  it('are an index of stories (a listing), not a shop grid', () => {
+    expect(
+      htmlToMarkdown(
+        page(() => ''),
+        'https://harbour.test/spotlight/',
+      ).metadata.pageType,
+    ).toBe('listing');
+  });
+
+  it('stay a grid when the cards carry prices', () => {
+    expect(
+      htmlToMarkdown(
+        page((n) => `<span class="price">$${n}9.00</span>`),
+        'https://harbour.test/spotlight/',
+      ).metadata.pageType,
+    ).toBe('collection');
+  });
+});
