@@ -535,3 +535,34 @@ describe("a grid's count of what it holds", () => {
     );
   });
 });
+
+describe('a post card’s reading time and a directory card’s profile link', () => {
+  const POSTS = [
+    'Pitching a tent in the wind',
+    'Ten knots every hiker needs',
+    'Water filters, tested',
+    'Trail food that keeps',
+    'Layering for the shoulder season',
+    'Reading a topo map',
+  ];
+  const card = (t: string, i: number) =>
+    `<article class="post-card"><h3><a href="/journal/post-${i}">${t}</a></h3><p>Notes from our guides on the trail this season.</p>` +
+    `<div class="meta"><span>${i + 3} min read</span></div><div class="cta"><a href="/guides/guide-${i}">View company profile</a></div></article>`;
+  const grid = `<div class="feed">${POSTS.map(card).join('')}</div>`;
+
+  it('go on an index: each card keeps its title and teaser', () => {
+    const md = read(page(grid), 'listing');
+    expect(md).not.toMatch(/min read/);
+    expect(md).not.toContain('View company profile');
+    for (const t of POSTS) expect(md).toContain(t);
+    expect(md).toContain('Notes from our guides');
+  });
+
+  it('stay in an article’s prose', () => {
+    const prose =
+      '<p>This guide is a 12 min read; if you only have a minute, view company profile pages on the map instead of reading it all.</p>';
+    const article = `<html><body><article><h1>Field notes</h1>${prose.repeat(3)}<p>12 min read</p></article></body></html>`;
+    const md = htmlToMarkdown(article, 'https://shop.test/blog/notes', { pageType: 'article' }).markdown;
+    expect(md).toContain('12 min read\n');
+  });
+});
