@@ -99,8 +99,8 @@ const GRID_UI_TEXT =
 /** A grid's count of what it holds, alone on a line ("296 products", "(296 items)", "Products (296)", "loaded 296 results", "27 items found"). */
 const GRID_COUNT_TEXT =
   /^(?:loaded |showing )?\(?[\d,.]+ (?:products?|items?|results?)(?: found)?\)?$|^(?:products|items|results) \([\d,.]+\)$/i;
-/** A placeholder that scripts replace ("Loading…"): never the content itself. */
-const PLACEHOLDER_TEXT = /^(?:loading|please wait|spinner)\s*(?:\.{1,3}|…)?$/i;
+/** A placeholder that scripts replace ("Loading…"), or an icon font's label ("Icon"): never the content itself. */
+const PLACEHOLDER_TEXT = /^(?:(?:loading|please wait|spinner)\s*(?:\.{1,3}|…)?|icon)$/i;
 /** A counter's text: a number alone ("20", "1.2k"). */
 const COUNTER_TEXT = /^\s*\d[\d.,]*k?\s*$/i;
 /** Counters are blocks of their own; a number inline (a span in a sentence) is part of the text. */

@@ -28,7 +28,7 @@ export const PATTERNS = {
   byline:
     /byline|author|dateline|\bmeta\b|writtenby|posted-?on|pubdate|timestamp|article-?date|publish|post-?date|post-?meta|entry-?meta|article-?meta|read-?time|reading-?time/,
   boilerplateText:
-    /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like[.:…!]*|recommended( for you)?|read next[.:…]*|more stories|most popular|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|story continues below.*|article continues below.*)$/i,
+    /^(?:advertisement|advertisements|sponsored( content)?|ad|continue reading|read more|share|share this( article| story)?|share on \w+|tweet|print|email|comments?|\d+ comments?|related( articles| stories| posts)?|you may also like[.:…!]*|recommended( for you)?|read next[.:…]*|more stories|most popular|more from .{0,30}|follow us.*|sign up.*|subscribe.*|skip to (main )?content|back to top|(?:toggle|hide|show) caption|story continues below.*|article continues below.*)$/i,
   unlikelyRoles: /^(?:menu|menubar|complementary|navigation|alert|alertdialog|dialog|banner|contentinfo|search)$/,
   shareOrSocial: /share|social|sharing|follow-us/,
 } as const;

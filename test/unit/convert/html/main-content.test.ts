@@ -130,3 +130,34 @@ describe('main content', () => {
     expect(out).toContain('```sh\nls\n```');
   });
 });
+
+describe('widget labels left as text', () => {
+  const caption =
+    '<div class="photo"><img src="/img/harbour.jpg" alt="The harbour at dawn"><p>The harbour at dawn, before the boats go out.</p>' +
+    '<b class="toggle-caption"><b>toggle caption</b></b></div>';
+  const cards = ['Tides', 'Ferries', 'Fishing', 'Weather', 'Boats', 'Birds']
+    .map(
+      (t) =>
+        `<li class="news"><div class="card__content"><span class="card__icon">Icon</span><div class="card__data"><h3><a href="/topics/${t.toLowerCase()}">${t} around the harbour</a></h3><p>What changed on the quay this week.</p></div></div></li>`,
+    )
+    .join('');
+
+  it('go: a caption’s toggle', () => {
+    const html = `<html><body><article><h1>The story</h1>${P(1)}${caption}${P(3)}</article></body></html>`;
+    const md = htmlToMarkdown(html, STORY_URL).markdown;
+    expect(md).not.toMatch(/toggle caption/i);
+    expect(md).toContain('The harbour at dawn, before the boats go out.');
+  });
+
+  it('go: an icon font’s "Icon" label in each card', () => {
+    const html = `<html><body><main><h1>Topics</h1><ul class="cards">${cards}</ul></main></body></html>`;
+    const md = htmlToMarkdown(html, 'https://x.test/topics/', { pageType: 'listing' }).markdown;
+    expect(md).not.toMatch(/\bIcon\b/);
+    expect(md).toContain('Tides around the harbour');
+  });
+
+  it('stay inside a sentence', () => {
+    const html = `<html><body><article><h1>The story</h1>${P(1)}<p>Tap toggle caption to read the credit under each icon.</p>${P(2)}</article></body></html>`;
+    expect(htmlToMarkdown(html, STORY_URL).markdown).toContain('Tap toggle caption to read the credit under each icon.');
+  });
+});
