@@ -236,8 +236,11 @@ function voteStructure(s: PageSignals, v: Votes): void {
   // Teasers that are a good part of the page (not three "related stories" under an article).
   const t = s.teasers;
   if (t.count >= 3 && t.count * t.meanText >= s.bodyText * TEASERS_MIN_SHARE) v.listing += W_STRUCTURE;
-  if (s.posts.count >= 3) v.forum += W_STRUCTURE;
-  else if (s.posts.count === 2) v.forum += W_STRUCTURE_WEAK;
+  // Dated entries read as a thread's posts only when some block names itself a post, comment,
+  // reply or message: entries that none does are a list of dated items (cost reports, job ads).
+  const thread = s.threadBlocks > 0;
+  if (s.posts.count >= 3) v.forum += thread ? W_STRUCTURE : W_HINT;
+  else if (s.posts.count === 2) v.forum += thread ? W_STRUCTURE_WEAK : W_HINT;
   if (s.threadBlocks >= 10 && s.times >= 3) v.forum += W_STRUCTURE_WEAK;
   const perHeading = s.proseText / Math.max(1, s.headings);
   if (s.proseText >= 2000 && s.proseParagraphs >= 8 && perHeading >= 300) v.article += W_PROSE;

@@ -177,3 +177,18 @@ describe('pictured cards without prices', () => {
     ).toBe('collection');
   });
 });
+
+describe('dated entries', () => {
+  const entry = (n: number, cls: string): string =>
+    `<div class="${cls}"><p>Entry ${n}: the crew rewired the kitchen and added two outlets; the invoice came to a little under four hundred dollars in all.</p><span class="date">March ${n + 2}, 2025</span></div>`;
+  const page = (cls: string): string =>
+    `<html><head><title>Electrician costs</title></head><body><main><h1>Electrician costs</h1>${[1, 2, 3, 4, 5].map((n) => entry(n, cls)).join('')}</main></body></html>`;
+
+  it('are a thread’s posts when blocks name themselves posts or comments', () => {
+    expect(htmlToMarkdown(page('post-body'), 'https://costs.test/electricians').metadata.pageType).toBe('forum');
+  });
+
+  it('are not a thread when no block names itself a post, comment, reply or message', () => {
+    expect(htmlToMarkdown(page('cost-report'), 'https://costs.test/electricians').metadata.pageType).not.toBe('forum');
+  });
+});
