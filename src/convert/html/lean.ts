@@ -459,9 +459,7 @@ export function leftOutOfWall(img: Element, counts: ContentCounts | null): boole
   for (let i = 0; i < 4; i++) {
     const p = item.parent;
     if (p === null || !isElement(p)) return false;
-    let elements = 0;
-    for (const c of p.children) if (isElement(c) && c.name !== 'source') elements++;
-    if (elements === 1 || p.name === 'picture') {
+    if (p.name === 'picture' || onlyElementChild(p)) {
       item = p;
       continue;
     }
@@ -477,6 +475,13 @@ export function leftOutOfWall(img: Element, counts: ContentCounts | null): boole
 
 /** A mark's alt: a name of at most this many words. */
 const MARK_MAX_WORDS = 4;
+
+/** The parent holds one element (a `<source>` aside): read up to the second, never all its children. */
+function onlyElementChild(p: Element): boolean {
+  let elements = 0;
+  for (const c of p.children) if (isElement(c) && c.name !== 'source' && ++elements > 1) return false;
+  return elements === 1;
+}
 
 function judgeWall(p: Element): { first: Element; marks: boolean } | null {
   const images: Element[] = [];

@@ -29,3 +29,26 @@ describe('3 MB pages of sibling elements convert (no stack overflow), in linear 
     });
   }
 });
+
+/** Distinct pictures, one per item, under one parent: `count` items of `unit(i)`. */
+function items(unit: (i: number) => string, count: number): string {
+  return Array.from({ length: count }, (_, i) => unit(i)).join('');
+}
+
+describe('pictures by the ten thousand on a landing page (lean rules read a bounded few siblings each)', () => {
+  const shapes: Array<[string, string]> = [
+    ['one list of 60,000 logos', `<ul>${items((i) => `<li><img src="/l/${i}.svg" alt="Maker ${i}"></li>`, 60_000)}</ul>`],
+    ['40,000 pictures beside their captions', items((i) => `<div class="c"><div><img src="/i/${i}.png" alt="Brand ${i}"></div><p>Brand ${i}</p></div>`, 40_000)],
+  ];
+  for (const [name, body] of shapes) {
+    it(`${name}: converted within 15 s of CPU (about 1 s measured)`, () => {
+      const html = `<html><body><main><h1>Partners</h1>${body}</main></body></html>`;
+      let markdown = '';
+      const ms = cpuMs(() => {
+        markdown = htmlToMarkdown(html, 'https://wide.example/partners', { pageType: 'service' }).markdown;
+      });
+      expect(markdown.length).toBeGreaterThan(100_000);
+      expect(ms).toBeLessThan(15_000);
+    });
+  }
+});
