@@ -38,7 +38,10 @@ function items(unit: (i: number) => string, count: number): string {
 describe('pictures by the ten thousand on a landing page (lean rules read a bounded few siblings each)', () => {
   const shapes: Array<[string, string]> = [
     ['one list of 60,000 logos', `<ul>${items((i) => `<li><img src="/l/${i}.svg" alt="Maker ${i}"></li>`, 60_000)}</ul>`],
-    ['40,000 pictures beside their captions', items((i) => `<div class="c"><div><img src="/i/${i}.png" alt="Brand ${i}"></div><p>Brand ${i}</p></div>`, 40_000)],
+    [
+      '40,000 pictures beside their captions',
+      items((i) => `<div class="c"><div><img src="/i/${i}.png" alt="Brand ${i}"></div><p>Brand ${i}</p></div>`, 40_000),
+    ],
   ];
   for (const [name, body] of shapes) {
     it(`${name}: converted within 15 s of CPU (about 1 s measured)`, () => {
