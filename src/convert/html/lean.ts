@@ -372,7 +372,7 @@ const headingWords = new WeakMap<Element, string>();
  * in the `images` list). A heading must share two words at least; the heading or text is a
  * child (or a heading a child's first child) of one of the picture's three nearest ancestors.
  */
-export function altNamesHeading(img: Element, alt: string): boolean {
+export function altRepeatsNearbyText(img: Element, alt: string): boolean {
   const name = words(alt);
   if (name === '' || inFigure(img)) return false;
   const twoWords = name.indexOf(' ') > 0;

@@ -18,7 +18,7 @@ import { BLOCK_TAGS } from './stats.js';
 import type { StatsMap } from './stats.js';
 import type { ImageMode, LinkMode, PageImage, PageLink } from '../types.js';
 import {
-  altNamesHeading,
+  altRepeatsNearbyText,
   countContent,
   isDecorativeImage,
   isDeclaredDecoration,
@@ -526,7 +526,7 @@ export class MarkdownWriter {
     // a grid card's picture repeats the card's name: listed in `images`, not written
     if (this.lean && this.cardImages.has(img)) return '';
     // on a shop, landing or grid page, a picture named like the heading beside it says nothing more
-    if (this.lean && this.emptyAltIsDecoration && altNamesHeading(img, alt)) return '';
+    if (this.lean && this.emptyAltIsDecoration && altRepeatsNearbyText(img, alt)) return '';
     // on such a page, a wall of pictures alone: a strip of marks (logos, badges, swatches) is
     // not written, a gallery is shown by its first picture; the others add URLs and no words
     if (this.lean && this.emptyAltIsDecoration && leftOutOfWall(img, this.counts)) return '';
