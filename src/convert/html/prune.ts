@@ -30,6 +30,22 @@ const HEADER_INTRO_LEN = 120;
 const CLEAN_TAGS = new Set(['form', 'fieldset', 'table', 'ul', 'ol', 'div', 'section', 'header', 'dl']);
 
 /**
+ * A box about the writer under (or over) a story: its class names the author together with
+ * the kind of box (author-bio, about-author, author-box, authorProfile, entry-author-info), or
+ * its first child is a heading "About the author / reviewer / editor". Lines shorter than
+ * AUTHOR_BOX_MIN_TEXT are bylines and go by the byline rule.
+ */
+const AUTHOR_BOX_CLASS =
+  /(?:^|[\s_-])(?:author|writer|contributor)s?[-_]*(?:bio|box|info|information|profile|card|block|details|description|about|wrap|wrapper)|about[-_]*(?:the[-_]*)?(?:author|writer)/i;
+const AUTHOR_BOX_HEADING = /^about the (?:authors?|writers?|reviewers?|editors?|contributors?)[:.]?$/i;
+const AUTHOR_BOX_TAGS = new Set(['div', 'section', 'aside', 'footer', 'p']);
+const AUTHOR_BOX_MIN_TEXT = 200;
+/** A box with more than this share of the content is no side box: it is what the page is about. */
+const AUTHOR_BOX_MAX_SHARE = 0.3;
+/** Author boxes repeated this often are a thread's per-post author panels, which stay. */
+export const AUTHOR_BOX_THREAD_COUNT = 3;
+
+/**
  * Conditional cleaning's limits (Readability's, tuned on the benchmarks): a block goes when
  * its shape says junk — mostly links, more pictures than text, a list of links, an embed
  * with no caption — unless its text says prose.
@@ -85,6 +101,7 @@ export function pruneContent(roots: Element[], ctx: PruneContext): Set<Element> 
   let rootText = 0;
   for (const r of roots) rootText += stats.get(r)?.textLen ?? 0;
   const bylines: Element[] = [];
+  const authorBoxes: Element[] = [];
   const repeatCache = new Map<ParentNode, Map<string, number>>();
   let titleDropped = false;
   const stack: Element[] = [...roots].reverse();
@@ -98,6 +115,10 @@ export function pruneContent(roots: Element[], ctx: PruneContext): Set<Element> 
         bylines.push(el);
         continue;
       }
+    }
+    if (!protectedEls.has(el) && isAuthorBox(el, ci, stats.get(el), rootText)) {
+      authorBoxes.push(el);
+      continue;
     }
     // Merged siblings face the same rules as anything inside the top candidate.
     const keepShape = (stats.get(el)?.textLen ?? 0) > rootText * CLEAN_MAX_TEXT_SHARE || isRepeatedItem(el, stats, repeatCache);
@@ -124,7 +145,23 @@ export function pruneContent(roots: Element[], ctx: PruneContext): Set<Element> 
   dropTrailingLinks(roots, drop, stats, rootText);
   // One byline is the article's (dropped when metadata already names the author); many are a thread's author lines.
   if (bylines.length < THREAD_BYLINE_COUNT && (authorKnown || bylines.length > 1)) for (const b of bylines) drop.add(b);
+  // One or two boxes about the writer are the story's author bio; many are a thread's author panels.
+  if (authorBoxes.length < AUTHOR_BOX_THREAD_COUNT) for (const b of authorBoxes) drop.add(b);
   return drop;
+}
+
+/** A box about the story's writer: named so by its class or id, or headed "About the author". */
+export function isAuthorBox(el: Element, ci: string, s: ElementStats | undefined, rootText: number): boolean {
+  if (!AUTHOR_BOX_TAGS.has(el.name) || !s || s.hasMainish) return false;
+  if (s.textLen < AUTHOR_BOX_MIN_TEXT || s.textLen > rootText * AUTHOR_BOX_MAX_SHARE) return false;
+  if (ci !== '' && AUTHOR_BOX_CLASS.test(ci)) return true;
+  const first = firstElementChild(el);
+  return first !== null && HEADINGS.has(first.name) && AUTHOR_BOX_HEADING.test(collapseWhitespace(textOf(first)));
+}
+
+function firstElementChild(el: Element): Element | null {
+  for (const c of el.children) if (isElement(c)) return c;
+  return null;
 }
 
 /** Siblings sharing a class this often are the items of a listing (deals, products, posts). */

@@ -8,7 +8,7 @@ import { isItemActionRow } from './grid-chrome.js';
 import { largestTeaserGroup } from './index-cards.js';
 import type { PageType } from './page-type.js';
 import { dedupeRepeatedPassage, galleryTail, isCurrencyList, otherProductCards, repeatedViews, templateFields } from './product.js';
-import { isDataTable, repeatsTitle } from './prune.js';
+import { AUTHOR_BOX_THREAD_COUNT, isAuthorBox, isDataTable, repeatsTitle } from './prune.js';
 import { dropQuotedCopies } from './thread.js';
 import type { Thread } from './thread.js';
 import { linkDensity } from './stats.js';
@@ -289,12 +289,18 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
   const drop = new Set<Element>();
   let titleDropped = false;
   const regionText = roots.reduce((n, r) => n + stats.textLenOf(r), 0);
+  const authorBoxes: Element[] = [];
   const stack: Element[] = [];
   for (let i = roots.length - 1; i >= 0; i--) pushAll(stack, childElementsReversed(roots[i] as Element));
   while (stack.length > 0) {
     const el = stack.pop() as Element;
     if (isChrome(el, stats, guard, pageType) || (opts.authorKnown && pageType !== 'forum' && isByline(el, stats))) {
       drop.add(el);
+      continue;
+    }
+    // A story's box about its writer (the article path's rule, prune.ts).
+    if (pageType === 'article' && !guard.wrappers.has(el) && isAuthorBox(el, classAndId(el), stats.get(el), regionText)) {
+      authorBoxes.push(el);
       continue;
     }
     if (!titleDropped && (el.name === 'h1' || el.name === 'h2') && titles.size > 0 && repeatsTitle(textOf(el), titles, el.name === 'h1')) {
@@ -334,6 +340,7 @@ function pruneRegion(roots: readonly Element[], stats: StatsMap, guard: ChromeGu
     dropCodeToolbar(el, stats, drop);
     pushAll(stack, childElementsReversed(el));
   }
+  if (authorBoxes.length < AUTHOR_BOX_THREAD_COUNT) for (const b of authorBoxes) drop.add(b);
   return drop;
 }
 

@@ -90,6 +90,24 @@ describe('main content', () => {
     expect(htmlToMarkdown(board, STORY_URL).markdown).toContain('Comment 12 on the question');
   });
 
+  it("leaves out a box about the story's writer, named so by its class or headed 'About the author'; a thread's author panels stay", () => {
+    const bio = (name: string) =>
+      `<p>${name} is a staff writer who has covered science, health and the outdoors for twelve years, and before that taught chemistry at a high school in Ohio. ${name} lives with two dogs.</p><a href="/authors/${name}">View all posts by ${name}</a>`;
+    const byClass = `<body><article><h1>The story</h1>${P(8)}<div class="post-author-bio"><img src="/a.jpg" alt=""><h3>Dana Reyes</h3>${bio('Dana')}</div></article></body>`;
+    const md = htmlToMarkdown(byClass, STORY_URL).markdown;
+    expect(md).toContain('Paragraph 7 of the story');
+    expect(md).not.toContain('staff writer');
+    const byHeading = `<body><article><h1>The story</h1>${P(8)}<div class="mt-8 px-4"><h2>About the Reviewer</h2><div class="flex">${bio('Sam')}</div></div></article></body>`;
+    const md2 = htmlToMarkdown(byHeading, STORY_URL).markdown;
+    expect(md2).toContain('Paragraph 7 of the story');
+    expect(md2).not.toContain('staff writer');
+    expect(md2).not.toContain('About the Reviewer');
+    // the same panel under every post of a thread is each post's author, not a story's bio
+    const post = (n: number) => `<div class="entry"><div class="author-info">${bio(`member${n}`)}</div>${P(2, `reply ${n}`)}</div>`;
+    const thread = `<body><div class="posts"><h1>The story</h1>${P(4)}${[1, 2, 3, 4].map(post).join('')}</div></body>`;
+    expect(htmlToMarkdown(thread, STORY_URL).markdown).toContain('member3 is a staff writer');
+  });
+
   it('stops at the first rung when it finds enough', () => {
     const r = extract(`<body><article>${P(8)}</article></body>`);
     expect(r.attempts).toHaveLength(1);
