@@ -609,10 +609,17 @@ function mergeSiblings(top: Element, body: Element, cands: Candidates, stats: St
   // Headings, figures and lists between kept siblings belong to the same story.
   const first = keep.indexOf(true);
   const last = keep.lastIndexOf(true);
+  // A page builder's blocks of one kind (every text block of the post has the same class): a
+  // short one between two kept ones (a heading and its lead-in) is the story's, too.
+  const keptClasses = new Set<string>();
+  siblings.forEach((sib, i) => {
+    if (keep[i] && sib.attribs.class) keptClasses.add(sib.attribs.class);
+  });
   for (let i = first + 1; i < last; i++) {
     if (keep[i]) continue;
     const sib = siblings[i] as Element;
-    if (HEADINGS.has(sib.name) || SIBLING_BLOCKS.has(sib.name) || sib.name === 'img' || sib.name === 'picture') {
+    const sameKind = sib.attribs.class !== undefined && keptClasses.has(sib.attribs.class);
+    if (sameKind || HEADINGS.has(sib.name) || SIBLING_BLOCKS.has(sib.name) || sib.name === 'img' || sib.name === 'picture') {
       if (linkDensity(stats.get(sib)) < SIBLING_BETWEEN_MAX_LINK_DENSITY) keep[i] = true;
     }
   }

@@ -108,6 +108,20 @@ describe('main content', () => {
     expect(htmlToMarkdown(thread, STORY_URL).markdown).toContain('member3 is a staff writer');
   });
 
+  it("keeps a page builder's short text block between two of the story's blocks of the same kind", () => {
+    const block = (inner: string) => `<div class="builder-block html-block"><div class="block-content">${inner}</div></div>`;
+    const long = (n: number) => block(`<h2>Part ${n}</h2>${P(3, `part ${n}`)}`);
+    const html =
+      `<body><div class="layout"><div class="column">${long(1)}<div class="builder-block form-block"><form><input name="email"></form><p>Join the list</p></div>` +
+      `${block('<h2>Getting started</h2><p>Here are three quick ways in.</p>')}<div class="builder-block image-block"><figure><img src="/a.jpg" alt="a jar"></figure></div>` +
+      `${block('<h3>1. Count it</h3><p>Write down what you throw away.</p>')}${long(2)}${long(3)}</div></div></body>`;
+    const md = htmlToMarkdown(html, STORY_URL).markdown;
+    expect(md).toContain('Paragraph 2 of the part 1');
+    expect(md).toContain('Getting started');
+    expect(md).toContain('Write down what you throw away');
+    expect(md).toContain('Paragraph 2 of the part 3');
+  });
+
   it('stops at the first rung when it finds enough', () => {
     const r = extract(`<body><article>${P(8)}</article></body>`);
     expect(r.attempts).toHaveLength(1);
