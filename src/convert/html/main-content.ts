@@ -18,6 +18,7 @@ import { catalogueBesideStory, indexAroundStory, indexInsideStory } from './inde
 import { isCategoryGrid } from './collection-region.js';
 import { extractRegion, extractThread, locateRegion } from './region.js';
 import { dropRepeatedBlocks } from './repeats.js';
+import { dropRepeatedButtons } from './cta-links.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
 import { findThread } from './thread.js';
 import type { ElementStats, StatsMap } from './stats.js';
@@ -136,6 +137,7 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   if (opts.flags !== undefined) return content;
   const before = content.drop.size;
   dropRepeatedBlocks(content.roots, content.drop, content.stats, opts.pageType === 'forum');
+  if ((content.pageType ?? opts.pageType) === 'article') dropRepeatedButtons(content.roots, content.drop, content.stats);
   if (content.drop.size !== before) content.textLength = contentLength(content.roots, content.drop, content.stats);
   const pageType = content.pageType ?? opts.pageType;
   if (pageType !== undefined && GRID_TYPES.has(pageType)) content.cardImages = cardImages(content.roots, content.drop, content.stats);

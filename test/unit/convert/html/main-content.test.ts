@@ -122,6 +122,21 @@ describe('main content', () => {
     expect(md).toContain('Paragraph 2 of the part 3');
   });
 
+  it("leaves out a list article's per-item button (the same short link under every item, to a different page each time)", () => {
+    const item = (n: number) =>
+      `<h2>${n}. Course ${n}</h2>${P(2, `course ${n}`)}<p class="cta"><a href="https://school.example/course-${n}">Book now</a></p><p><a href="https://school.example/notes-${n}">Course ${n} notes</a></p>`;
+    const html = `<body><article><h1>The best courses</h1>${P(2)}${[1, 2, 3, 4].map(item).join('')}</article></body>`;
+    const md = htmlToMarkdown(html, STORY_URL).markdown;
+    expect(md).toContain('Paragraph 1 of the course 4');
+    expect(md).not.toContain('Book now');
+    expect(md).toContain('Course 3 notes');
+    // twice is no row of buttons; nor is one link repeated to the same page
+    const two = `<body><article><h1>The best courses</h1>${P(2)}${[1, 2].map(item).join('')}</article></body>`;
+    expect(htmlToMarkdown(two, STORY_URL).markdown).toContain('Book now');
+    const same = `<body><article><h1>Notes</h1>${[1, 2, 3].map((n) => `${P(3, `part ${n}`)}<p><a href="/glossary">See the glossary</a></p>`).join('')}</article></body>`;
+    expect(htmlToMarkdown(same, STORY_URL).markdown).toContain('See the glossary');
+  });
+
   it('stops at the first rung when it finds enough', () => {
     const r = extract(`<body><article>${P(8)}</article></body>`);
     expect(r.attempts).toHaveLength(1);
