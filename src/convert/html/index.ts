@@ -69,6 +69,7 @@ function convert(html: string, baseUrl: string, options: HtmlToMarkdownOptions):
     const main = extractMainContent(body, {
       titles: meta.titleVariants,
       authorKnown: meta.author !== null,
+      author: meta.author,
       dated: meta.publishedAt !== null,
       stats,
       pageType,

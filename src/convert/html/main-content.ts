@@ -19,6 +19,7 @@ import { isCategoryGrid } from './collection-region.js';
 import { extractRegion, extractThread, locateRegion } from './region.js';
 import { dropRepeatedBlocks } from './repeats.js';
 import { dropRepeatedButtons } from './cta-links.js';
+import { dropClosingBio } from './closing-bio.js';
 import { BLOCK_TAGS, computeStats, linkDensity } from './stats.js';
 import { findThread } from './thread.js';
 import type { ElementStats, StatsMap } from './stats.js';
@@ -100,6 +101,8 @@ export interface ExtractOptions {
   flags?: number;
   /** The page names its author in metadata, so a lone byline in the content can go. */
   authorKnown?: boolean;
+  /** The author the metadata names: a closing paragraph that is their bio goes (closing-bio.ts). */
+  author?: string | null;
   /** The page declares when it was published (a dated story, not an index of many). */
   dated?: boolean;
   /** Receives a line per decision (top candidates, attempts); off by default. */
@@ -137,7 +140,10 @@ export function extractMainContent(body: Element, opts: ExtractOptions = {}): Ma
   if (opts.flags !== undefined) return content;
   const before = content.drop.size;
   dropRepeatedBlocks(content.roots, content.drop, content.stats, opts.pageType === 'forum');
-  if ((content.pageType ?? opts.pageType) === 'article') dropRepeatedButtons(content.roots, content.drop, content.stats);
+  if ((content.pageType ?? opts.pageType) === 'article') {
+    dropRepeatedButtons(content.roots, content.drop, content.stats);
+    if (opts.author) dropClosingBio(content.roots, content.drop, content.stats, opts.author);
+  }
   if (content.drop.size !== before) content.textLength = contentLength(content.roots, content.drop, content.stats);
   const pageType = content.pageType ?? opts.pageType;
   if (pageType !== undefined && GRID_TYPES.has(pageType)) content.cardImages = cardImages(content.roots, content.drop, content.stats);

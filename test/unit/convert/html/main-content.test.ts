@@ -137,6 +137,23 @@ describe('main content', () => {
     expect(htmlToMarkdown(same, STORY_URL).markdown).toContain('See the glossary');
   });
 
+  it("leaves out the closing paragraphs that are the metadata author's bio; a brand named as author keeps its closing line", () => {
+    const page = (author: string, closing: string) =>
+      `<html><head><meta name="author" content="${author}"></head><body><article><h1>The story</h1>${P(8)}<p>${closing}</p><p><a href="/authors/x">More by this writer</a></p></article></body></html>`;
+    const bio =
+      'Dana Reyes is a freelance writer living in Denver, where she covers science, health and the outdoors for several magazines.';
+    const md = htmlToMarkdown(page('Dana Reyes', bio), STORY_URL).markdown;
+    expect(md).toContain('Paragraph 7 of the story');
+    expect(md).not.toContain('freelance writer living in Denver');
+    // the first name alone, right before what bios say
+    const byFirst = htmlToMarkdown(page('Dana Reyes', bio.replace('Dana Reyes is', 'Dana is')), STORY_URL).markdown;
+    expect(byFirst).not.toContain('freelance writer living in Denver');
+    // a company is no person: its closing line is the story's pitch
+    const brand = 'Acme is dedicated to helping its clients build better bridges, faster and for less, in every state of the country.';
+    expect(htmlToMarkdown(page('Acme', brand), STORY_URL).markdown).toContain('Acme is dedicated');
+    expect(htmlToMarkdown(page('ACME Official', brand.replace('Acme', 'ACME')), STORY_URL).markdown).toContain('ACME is dedicated');
+  });
+
   it('stops at the first rung when it finds enough', () => {
     const r = extract(`<body><article>${P(8)}</article></body>`);
     expect(r.attempts).toHaveLength(1);
