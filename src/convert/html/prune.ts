@@ -57,6 +57,8 @@ const CLEAN = {
   codeMaxLinkDensity: 0.5,
   /** Fewer paragraphs per picture than this, outside a figure, is a picture strip. */
   galleryMinParagraphsPerImage: 0.5,
+  /** …unless each picture comes with this much text, little of it links (an icon per glossary term, per step). */
+  captionedItemMinText: 150,
   /** More list items than paragraphs with this much link text is a link list in disguise. */
   listLikeMaxLinkDensity: 0.3,
   /** A block that is nearly all heading text is a heading, not junk. */
@@ -310,7 +312,14 @@ function cleanConditionally(el: Element, s: ElementStats, flags: number): boolea
   const img = s.images;
   const li = isList ? s.listItems - CLEAN.listItemDiscount : s.listItems;
   const headingDensity = contentLength > 0 ? s.headingLen / contentLength : 0;
-  if (img > 1 && p / img < CLEAN.galleryMinParagraphsPerImage && !hasAncestor(el, 'figure') && !isDescribedGallery(el, s)) return true;
+  if (
+    img > 1 &&
+    p / img < CLEAN.galleryMinParagraphsPerImage &&
+    !(contentLength >= img * CLEAN.captionedItemMinText && ld < CLEAN.weakMaxLinkDensity) &&
+    !hasAncestor(el, 'figure') &&
+    !isDescribedGallery(el, s)
+  )
+    return true;
   if (!isList && li > p && name !== 'table' && ld > CLEAN.listLikeMaxLinkDensity) return true;
   if (
     !isList &&

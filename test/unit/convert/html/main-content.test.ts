@@ -154,6 +154,16 @@ describe('main content', () => {
     expect(htmlToMarkdown(page('ACME Official', brand.replace('Acme', 'ACME')), STORY_URL).markdown).toContain('ACME is dedicated');
   });
 
+  it('keeps a glossary with an icon per term (much text per picture); a strip of pictures still goes', () => {
+    const term = (n: number) =>
+      `<div class="term"><img src="/icon-${n}.svg" alt="icon ${n}"><div><dt>Term ${n}</dt><dd>Definition ${n}: a unit of something the guide uses, explained in a plain sentence or two so that a reader who meets it later knows what it means and where it shows up in the numbers.</dd></div></div>`;
+    const dropped = (html: string) => [...extract(html).drop].map((el) => el.attribs.class ?? el.name);
+    const glossary = `<body><article><h1>The guide</h1>${P(16)}<div class="glossary-box"><dl>${[1, 2, 3, 4, 5, 6].map(term).join('')}</dl></div>${P(2, 'ending')}</article></body>`;
+    expect(dropped(glossary)).not.toContain('glossary-box');
+    const strip = `<body><article><h1>The guide</h1>${P(8)}<div class="strip">${[1, 2, 3, 4].map((n) => `<img src="/p${n}.jpg"><span>Photo ${n}</span>`).join('')}</div>${P(2, 'ending')}</article></body>`;
+    expect(dropped(strip)).toContain('strip');
+  });
+
   it('stops at the first rung when it finds enough', () => {
     const r = extract(`<body><article>${P(8)}</article></body>`);
     expect(r.attempts).toHaveLength(1);
