@@ -5,7 +5,7 @@ import type { StatsMap } from './stats.js';
 /**
  * A story's per-item buttons: a list article ("the 12 best…", a course guide, a trail
  * round-up) puts the same short link under every item ("Book now", "Read the review",
- * "Directions", "Source"), each pointing at that item's page. Alone in its block, with the
+ * "Directions"), each pointing at that item's page. Alone in its block, with the
  * same words three times or more and a different address each time, such a link is a
  * button of the item's card, not the story's text; its address is most of its tokens.
  */
@@ -14,6 +14,8 @@ import type { StatsMap } from './stats.js';
 const CTA_MAX_TEXT = 40;
 /** The same label on this many blocks, with as many different addresses, is a row of buttons. */
 const CTA_MIN_REPEATS = 3;
+/** Labels of citations, kept whatever their count: "Source", "Sources:", "Via", "Photo credit". */
+const CITATION_LABEL = /^(?:sources?|via|citation|reference|credit|(?:photo|image) (?:credit|source))\s*:?$/;
 const CTA_BLOCKS = new Set(['p', 'div', 'li', 'span', 'h3', 'h4', 'h5', 'h6']);
 /** Not looked into: data and code. */
 const OPAQUE = new Set(['table', 'pre', 'code', 'svg', 'math', 'blockquote', 'figure']);
@@ -31,6 +33,8 @@ export function dropRepeatedButtons(roots: readonly Element[], drop: Set<Element
       const link = onlyLink(el);
       if (link) {
         const label = collapseWhitespace(textOf(el)).trim().toLowerCase();
+        // a citation under every item names where its facts come from: the address is the point
+        if (CITATION_LABEL.test(label)) continue;
         let group = byLabel.get(label);
         if (!group) byLabel.set(label, (group = { blocks: [], hrefs: new Set() }));
         group.blocks.push(el);

@@ -135,6 +135,9 @@ describe('main content', () => {
     expect(htmlToMarkdown(two, STORY_URL).markdown).toContain('Book now');
     const same = `<body><article><h1>Notes</h1>${[1, 2, 3].map((n) => `${P(3, `part ${n}`)}<p><a href="/glossary">See the glossary</a></p>`).join('')}</article></body>`;
     expect(htmlToMarkdown(same, STORY_URL).markdown).toContain('See the glossary');
+    // a citation under every item is where its facts come from: kept with its address
+    const cited = `<body><article><h1>Facts</h1>${[1, 2, 3, 4].map((n) => `${P(2, `fact ${n}`)}<p><a href="https://data.example/table-${n}">Source</a></p>`).join('')}</article></body>`;
+    expect(htmlToMarkdown(cited, STORY_URL).markdown).toContain('[Source](https://data.example/table-3)');
   });
 
   it("leaves out the closing paragraphs that are the metadata author's bio; a brand named as author keeps its closing line", () => {
