@@ -133,6 +133,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   const s = stats.get(el);
   if (!s) return false;
   const name = el.name;
+  const grid = pageType === 'collection' || pageType === 'listing';
   // An aside of code listings is the examples panel of a reference page, not a sidebar.
   if (STRUCTURAL_BOILERPLATE.has(name)) return !(name === 'aside' && s.codeBlocks > 0 && linkDensity(s) < CODE_PANEL_MAX_LINK_DENSITY);
   const role = el.attribs.role;
@@ -148,7 +149,7 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   if (s.textLen > 0 && s.textLen <= SHORT_BLOCK_MAX && isChromeText(el, s.textLen, s.linkLen, pageType, stats)) return true;
   if (pageType === 'listing' && (isCardTagRow(el, stats) || isItemActionRow(el, stats))) return true;
   // The item's link a second time, out of the keyboard order: the card read twice.
-  if (name === 'a' && isCardLinkCopy(el, stats, pageType === 'collection' || pageType === 'listing')) return true;
+  if (name === 'a' && isCardLinkCopy(el, stats, grid)) return true;
   if (
     pageType === 'product' &&
     s.textLen > 0 &&
@@ -158,14 +159,13 @@ export function isChrome(el: Element, stats: StatsMap, guard: ChromeGuard, pageT
   )
     return true;
   // A price a card says twice (an equal "was" price, a sale block's copy): once is the price.
-  if ((pageType === 'collection' || pageType === 'listing') && isDuplicatePrice(el, stats)) return true;
+  if (grid && isDuplicatePrice(el, stats)) return true;
   const ci = classAndId(el);
   // Fine print is never the product's text, even when its class scored it the best block ("product-disclaimer").
   if (pageType === 'product' && FINE_PRINT.test(ci) && !TEXT_BLOCKS.has(name) && !s.hasMainish && !holdsPageHeading(el, stats)) return true;
   if (ci === '' || s.hasMainish || guard.wrappers.has(el) || s.textLen > guard.maxText) return false;
   // A category's grid wrapped in blocks named for its pager and filters is still the grid.
   if (guard.gridWrappers?.has(el) && GRID_WRAPPER_WORDS.test(ci)) return false;
-  const grid = pageType === 'collection' || pageType === 'listing';
   // A card of the grid is content whatever its class says ("subscription-eligible", "modal-trigger").
   if (grid && isGridCard(el, stats) && !isFacetOption(ci, s.textLen, s.linkLen)) return false;
   // Chrome words describe containers: a heading or paragraph styled "anchorWithStickyNavbar" is still text.

@@ -400,6 +400,12 @@ export function pushAll<T>(target: T[], items: readonly T[]): void {
   for (const item of items) target.push(item);
 }
 
+/** The first child that is an element, or null. */
+export function firstElementChild(el: Element): Element | null {
+  for (const c of el.children) if (isElement(c)) return c;
+  return null;
+}
+
 export function isElement(node: AnyNode | null | undefined): node is Element {
   return node !== null && node !== undefined && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
 }

@@ -1,5 +1,6 @@
 import type { ChildNode, Element } from 'domhandler';
-import { boundedTextOf, isElement, isText, textOf, pushAll } from './dom.js';
+import { HEADINGS } from './content-patterns.js';
+import { boundedTextOf, firstElementChild, isElement, isText, textOf, pushAll } from './dom.js';
 import { imageSource } from './urls.js';
 
 /**
@@ -386,7 +387,7 @@ export function altRepeatsNearbyText(img: Element, alt: string): boolean {
       if (c === from) continue;
       const heading = HEADING.has(c.name) ? c : firstHeadingChild(c);
       if (twoWords && heading !== null && sameName(name, wordsOfHeading(heading))) return true;
-      if (heading === null && !/^h[1-6]$/.test(c.name) && name === wordsOfText(c)) return true;
+      if (heading === null && !HEADINGS.has(c.name) && name === wordsOfText(c)) return true;
     }
   }
   return false;
@@ -408,8 +409,8 @@ const SHORT_TEXT_NODES = 12;
 const shortTextWords = new WeakMap<Element, string>();
 
 function firstHeadingChild(el: Element): Element | null {
-  for (const c of el.children) if (isElement(c)) return HEADING.has(c.name) ? c : null;
-  return null;
+  const first = firstElementChild(el);
+  return first !== null && HEADING.has(first.name) ? first : null;
 }
 
 function wordsOfHeading(h: Element): string {

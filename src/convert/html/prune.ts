@@ -11,7 +11,7 @@ import {
   classWeight,
   hasAncestor,
 } from './content-patterns.js';
-import { classAndId, collapseWhitespace, isElement, textOf, pushAll } from './dom.js';
+import { classAndId, collapseWhitespace, firstElementChild, isElement, textOf, pushAll } from './dom.js';
 import { linkDensity } from './stats.js';
 import type { ElementStats, StatsMap } from './stats.js';
 
@@ -159,11 +159,6 @@ export function isAuthorBox(el: Element, ci: string, s: ElementStats | undefined
   if (ci !== '' && AUTHOR_BOX_CLASS.test(ci)) return true;
   const first = firstElementChild(el);
   return first !== null && HEADINGS.has(first.name) && AUTHOR_BOX_HEADING.test(collapseWhitespace(textOf(first)));
-}
-
-function firstElementChild(el: Element): Element | null {
-  for (const c of el.children) if (isElement(c)) return c;
-  return null;
 }
 
 /** Siblings sharing a class this often are the items of a listing (deals, products, posts). */

@@ -3,7 +3,7 @@ import { NO_GUARD, holdsDate, isChrome } from './chrome.js';
 import { mainGrid, proseBesideMain } from './collection-region.js';
 import type { ChromeGuard } from './chrome.js';
 import { HEADINGS, PATTERNS, STRUCTURAL_BOILERPLATE } from './content-patterns.js';
-import { classAndId, collapseWhitespace, commonAncestor, contains, isElement, isText, textOf, pushAll } from './dom.js';
+import { classAndId, collapseWhitespace, commonAncestor, contains, firstElementChild, isElement, isText, textOf, pushAll } from './dom.js';
 import { isItemActionRow } from './grid-chrome.js';
 import { largestTeaserGroup } from './index-cards.js';
 import type { PageType } from './page-type.js';
@@ -446,11 +446,6 @@ function cellsHoldBlocks(table: Element, stats: StatsMap): boolean {
     for (const c of el.children) if (isElement(c)) stack.push(c);
   }
   return false;
-}
-
-function firstElementChild(el: Element): Element | null {
-  for (const c of el.children) if (isElement(c)) return c;
-  return null;
 }
 
 /**
